@@ -1,0 +1,10 @@
+import { App, Tags } from 'aws-cdk-lib';
+import { GatehouseStack } from '#lib/stack';
+
+const app = new App();
+const stack = new GatehouseStack(app, 'Gatehouse', {
+  description: 'Gatehouse: agent tasks behind an API-key authorized REST API',
+  // Environment-agnostic unless the CLI knows the account (`cdk deploy` with credentials).
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});
+Tags.of(stack).add('service', 'gatehouse');

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+/**
+ * `npm start`: the whole Gatehouse topology on this machine. Configuration by environment:
+ * PORT, GATEHOUSE_DATA_DIR, GATEHOUSE_IN_MEMORY, GATEHOUSE_API_KEYS (see README).
+ */
+import { startRuntime, parseApiKeys, defaultDataDir } from '#lib/local/runtime';
+
+const port = Number(process.env.PORT ?? 3000);
+const runtime = await startRuntime({
+  port,
+  dataDir: process.env.GATEHOUSE_DATA_DIR ?? defaultDataDir(),
+  inMemory: process.env.GATEHOUSE_IN_MEMORY === '1',
+  apiKeys: parseApiKeys(process.env.GATEHOUSE_API_KEYS),
+});
+
+console.log(`Gatehouse is listening on ${runtime.baseUrl}`);
+if (runtime.devKey) {
+  console.log(`Dev API key for tenant 'dev' (shown once): ${runtime.devKey}`);
+  console.log(`Try: curl -H "Authorization: Bearer ${runtime.devKey}" ${runtime.baseUrl}/agents`);
+}
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: stopping Gatehouse…`);
+  await runtime.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

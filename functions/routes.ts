@@ -1,0 +1,51 @@
+/**
+ * The API's route table, declared once. The CDK API construct builds API Gateway resources and
+ * one Lambda function per route from it; the local runtime serves the same routes with the same
+ * handler files. `access` is what the route's function may touch (least privilege in CDK).
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface RouteAccess {
+  table: 'read' | 'read_write';
+  /** Sends to the task queues. */
+  dispatchTasks?: boolean;
+}
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Path under the stage (`/v1`), with `{param}` segments as API Gateway writes them. */
+  path: string;
+  /** Handler file, relative to the repository root; it exports `handler`. */
+  handler: string;
+  /** `api_key`: the API's authorizer resolves the Bearer key to a tenant first. */
+  auth: 'api_key' | 'none';
+  access: RouteAccess;
+  /** Served at the root instead of under `/v1` by the local runtime (health checks). */
+  unversioned?: boolean;
+}
+
+export const routes: readonly RouteDefinition[] = [
+  { method: 'GET', path: '/health', handler: 'functions/health/get-health.ts', auth: 'none', access: { table: 'read' }, unversioned: true },
+
+  { method: 'POST', path: '/agents/deploy', handler: 'functions/agents/deploy-agent.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'GET', path: '/agents', handler: 'functions/agents/list-agents.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/agents/{agent_id}', handler: 'functions/agents/get-agent.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/agents/{agent_id}/manifest', handler: 'functions/agents/get-agent-manifest.ts', auth: 'api_key', access: { table: 'read' } },
+  // API Gateway allows one variable name per path level, so `{agent_slug}` of the spec is
+  // `{agent_id}` here; the handler accepts a slug or an id.
+  { method: 'PATCH', path: '/agents/{agent_id}/config', handler: 'functions/agents/update-agent-config.ts', auth: 'api_key', access: { table: 'read_write' } },
+
+  { method: 'POST', path: '/tasks', handler: 'functions/tasks/create-task.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true } },
+  { method: 'GET', path: '/tasks', handler: 'functions/tasks/list-tasks.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/tasks/{task_id}', handler: 'functions/tasks/get-task.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'DELETE', path: '/tasks/{task_id}', handler: 'functions/tasks/delete-task.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'POST', path: '/tasks/{task_id}/cancel', handler: 'functions/tasks/cancel-task.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'GET', path: '/tasks/{task_id}/artifacts', handler: 'functions/tasks/list-task-artifacts.ts', auth: 'api_key', access: { table: 'read' } },
+
+  { method: 'GET', path: '/artifacts', handler: 'functions/artifacts/list-artifacts.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/get-artifact.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'DELETE', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/delete-artifact.ts', auth: 'api_key', access: { table: 'read_write' } },
+];
+
+/** The API's authorizer: resolves `Authorization: Bearer <key>` to a tenant. */
+export const authorizer = { handler: 'functions/auth/authorize.ts', access: { table: 'read_write' } as RouteAccess, cacheTtlSeconds: 60 };

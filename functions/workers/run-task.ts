@@ -1,0 +1,36 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { SQSEvent, SQSRecord, Context, SQSBatchResponse } from 'aws-lambda';
+import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
+import { findAgentBySlug } from '#shared/agents/catalog';
+import { systemClock } from '#shared/domain/clock';
+import { taskMessageSchema } from '#shared/domain/task-message';
+import { AgentRunner } from '#shared/runtime/agent-runner';
+
+const processor = new BatchProcessor(EventType.SQS);
+const runner = new AgentRunner({ store: taskRepository, findAgent: findAgentBySlug, clock: systemClock });
+
+/**
+ * Runs one task per message. A message that fails (the database did not answer) is reported in
+ * `batchItemFailures` and redelivered; the runner is idempotent, so redelivery is always safe.
+ */
+async function runRecord(record: SQSRecord): Promise<void> {
+  const parsed = taskMessageSchema.safeParse(safeJson(record.body));
+  if (!parsed.success) {
+    // A message no task can come from: retrying cannot help, so it is dropped with a log line.
+    console.error(JSON.stringify({ level: 'ERROR', message: 'malformed task message dropped', messageId: record.messageId }));
+    return;
+  }
+  const outcome = await runner.run(parsed.data.tenant_id, parsed.data.task_id);
+  console.log(JSON.stringify({ level: 'INFO', message: 'task run finished', tenant_id: parsed.data.tenant_id, task_id: parsed.data.task_id, outcome }));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, runRecord, processor, { context });

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { authorizer, routes, type RouteDefinition } from '#functions/routes';
+import { mapErrorToResponse } from '#shared/http/error-mapper';
+import { problemResponse } from '#shared/http/problem';
+import { ServiceUnavailableError, UnauthorizedError } from '#shared/domain/errors';
+import { lambdaContext, loadHandler } from '#lib/local/handler-loader';
+
+export const STAGE = 'v1';
+/** API Gateway's own payload limit; our handlers enforce the smaller 1 MiB themselves. */
+const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+interface CompiledRoute {
+  route: RouteDefinition;
+  pattern: RegExp;
+  names: string[];
+}
+
+function compile(route: RouteDefinition): CompiledRoute {
+  const names: string[] = [];
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([a-z_]+)\\?\}/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  const prefix = route.unversioned ? '' : `/${STAGE}`;
+  return { route, names, pattern: new RegExp(`^${prefix}${source}/?$`) };
+}
+
+const compiled = routes.map(compile);
+
+function send(response: ServerResponse, result: APIGatewayProxyResult): void {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : Buffer.from(result.body ?? '', 'utf8');
+  response.writeHead(result.statusCode, { ...headers, 'Content-Length': String(body.length) });
+  response.end(body);
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_MAX_BODY_BYTES) return 'too_large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function singleValued(multi: Record<string, string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values[values.length - 1]]));
+}
+
+/**
+ * Plays API Gateway (REST API, Lambda proxy integration) on a local HTTP server: matches the
+ * route table, runs the Lambda authorizer the way the deployed API does, and answers its own
+ * errors as the deployed API's gateway responses do (problem+json 401, 404, 413, 503).
+ */
+export function createApiGateway(): Server {
+  return createServer((request, response) => {
+    handle(request, response).catch((error) => send(response, mapErrorToResponse(error)));
+  });
+}
+
+async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  const method = (request.method ?? 'GET').toUpperCase();
+  let match: { route: RouteDefinition; params: Record<string, string> } | undefined;
+  for (const candidate of compiled) {
+    if (candidate.route.method !== method) continue;
+    const found = candidate.pattern.exec(url.pathname);
+    if (!found) continue;
+    let params: Record<string, string>;
+    try {
+      params = Object.fromEntries(candidate.names.map((name, index) => [name, decodeURIComponent(found[index + 1])]));
+    } catch {
+      continue;
+    }
+    match = { route: candidate.route, params };
+    break;
+  }
+  if (!match) {
+    request.resume();
+    return send(response, problemResponse({ status: 404, code: 'route_not_found', detail: `No route matches ${method} ${url.pathname}.` }));
+  }
+  const body = await readBody(request);
+  if (body === 'too_large') return send(response, problemResponse({ status: 413, code: 'payload_too_large', detail: 'The request body is too large.' }));
+
+  const multiHeaders: Record<string, string[]> = {};
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    const name = request.rawHeaders[index];
+    (multiHeaders[name] ??= []).push(request.rawHeaders[index + 1]);
+  }
+  const multiQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) (multiQuery[name] ??= []).push(value);
+  const headers = singleValued(multiHeaders);
+  const requestId = randomUUID();
+  const resourcePath = match.route.unversioned ? url.pathname : url.pathname.slice(STAGE.length + 1);
+
+  let authorizerContext: Record<string, string> | undefined;
+  if (match.route.auth === 'api_key') {
+    const outcome = await authorize(headers, method, resourcePath);
+    if ('problem' in outcome) return send(response, outcome.problem);
+    authorizerContext = outcome.context;
+  }
+
+  const event: APIGatewayProxyEvent = {
+    resource: match.route.path,
+    path: resourcePath,
+    httpMethod: method,
+    headers,
+    multiValueHeaders: multiHeaders,
+    queryStringParameters: Object.keys(multiQuery).length ? singleValued(multiQuery) : null,
+    multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
+    pathParameters: Object.keys(match.params).length ? match.params : null,
+    stageVariables: null,
+    body: body.length ? body.toString('utf8') : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: authorizerContext ?? null,
+      httpMethod: method,
+      identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? null } as never,
+      path: url.pathname,
+      protocol: `HTTP/${request.httpVersion}`,
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: match.route.path,
+      stage: STAGE,
+    },
+  };
+  const handler = await loadHandler(match.route.handler);
+  const result = (await handler(event, lambdaContext(match.route.handler, 29))) as APIGatewayProxyResult;
+  send(response, { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } });
+}
+
+type AuthorizeOutcome = { context: Record<string, string> } | { problem: APIGatewayProxyResult };
+
+/** REST API semantics: no identity source → 401 without a call; `Unauthorized` thrown → 401. */
+async function authorize(headers: Record<string, string>, method: string, path: string): Promise<AuthorizeOutcome> {
+  const authorization = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  if (!authorization) return { problem: mapErrorToResponse(new UnauthorizedError()) };
+  const handler = await loadHandler(authorizer.handler);
+  try {
+    const result = await handler(
+      { type: 'REQUEST', methodArn: `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${path}`, headers, httpMethod: method, path, resource: path, requestContext: {} },
+      lambdaContext(authorizer.handler, 10),
+    );
+    const allowed = result?.policyDocument?.Statement?.some((statement: { Effect: string }) => statement.Effect === 'Allow');
+    if (!allowed) return { problem: problemResponse({ status: 403, code: 'forbidden', detail: 'The API key may not call this route.' }) };
+    return { context: Object.fromEntries(Object.entries(result.context ?? {}).map(([key, value]) => [key, String(value)])) };
+  } catch (error) {
+    if (error instanceof Error && error.message === 'Unauthorized') return { problem: mapErrorToResponse(new UnauthorizedError('The API key is unknown or revoked.')) };
+    return { problem: mapErrorToResponse(new ServiceUnavailableError('The API key could not be checked right now. Retry shortly.')) };
+  }
+}

@@ -1,0 +1,46 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root, so that route and consumer handler paths resolve as in the CDK stack. */
+export const repositoryRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LambdaHandler = (event: any, context: any) => Promise<any>;
+
+const loaded = new Map<string, Promise<LambdaHandler>>();
+
+/** Imports a handler file's `handler` export once, as Lambda would load the function's bundle. */
+export function loadHandler(file: string): Promise<LambdaHandler> {
+  let handler = loaded.get(file);
+  if (!handler) {
+    handler = import(pathToFileURL(resolve(repositoryRoot, file)).href).then((module: { handler?: LambdaHandler }) => {
+      if (typeof module.handler !== 'function') throw new Error(`${file} does not export a handler.`);
+      return module.handler;
+    });
+    loaded.set(file, handler);
+  }
+  return handler;
+}
+
+let invocation = 0;
+
+/** A Lambda context object good enough for our handlers and middy. */
+export function lambdaContext(functionName: string, timeoutSeconds: number) {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  invocation += 1;
+  return {
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: `local-${process.pid}-${invocation}-${Date.now()}`,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

@@ -1,0 +1,58 @@
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { allQueues, visibilityTimeoutSeconds } from '#shared/config/topology';
+import { ensureTable } from '#lib/local/table-setup';
+
+export interface EngineEndpoints {
+  dynamodb: string;
+  sqs: string;
+}
+
+export interface Provisioned {
+  tableName: string;
+  /** Queue URL by logical name (dead-letter queues as `<name>-dlq`). */
+  queueUrls: Record<string, string>;
+  /** The environment the handlers read, as the CDK stack sets it on AWS. */
+  environment: Record<string, string>;
+}
+
+const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/**
+ * Creates the table and every queue of the topology under `name` (idempotent): each queue with
+ * its dead-letter queue, redrive policy and visibility timeout as the AWS stack has them.
+ */
+export async function provision(name: string, endpoints: EngineEndpoints): Promise<Provisioned> {
+  await ensureTable(endpoints.dynamodb, name);
+  const sqs = new SQSClient({ endpoint: endpoints.sqs, region: 'us-east-1', credentials: localCredentials, useQueueUrlAsEndpoint: false });
+  const queueUrls: Record<string, string> = {};
+  for (const queue of allQueues) {
+    const deadLetter = await sqs.send(new CreateQueueCommand({ QueueName: `${name}-${queue.name}-dlq`, Attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) } }));
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: deadLetter.QueueUrl, AttributeNames: ['QueueArn'] }));
+    const created = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: `${name}-${queue.name}`,
+        Attributes: {
+          VisibilityTimeout: String(visibilityTimeoutSeconds(queue.name)),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes!.QueueArn, maxReceiveCount: String(queue.maxReceiveCount) }),
+        },
+      }),
+    );
+    queueUrls[queue.name] = created.QueueUrl!;
+    queueUrls[`${queue.name}-dlq`] = deadLetter.QueueUrl!;
+  }
+  sqs.destroy();
+  return {
+    tableName: name,
+    queueUrls,
+    environment: {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+      AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      TABLE_NAME: name,
+      ...Object.fromEntries(allQueues.map((queue) => [queue.urlEnv, queueUrls[queue.name]])),
+    },
+  };
+}

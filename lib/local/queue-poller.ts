@@ -1,0 +1,94 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { ConsumerDefinition } from '#shared/config/topology';
+import { sqsClient } from '#shared/adapters/sqs/client';
+import { lambdaContext, loadHandler } from '#lib/local/handler-loader';
+
+function toRecord(message: Message, queueUrl: string): SQSEvent['Records'][number] {
+  const queueName = queueUrl.split('/').pop() ?? 'queue';
+  const attributes = message.Attributes ?? {};
+  return {
+    messageId: message.MessageId!,
+    receiptHandle: message.ReceiptHandle!,
+    body: message.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SenderId: attributes.SenderId ?? 'local',
+      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${queueName}`,
+    awsRegion: 'us-east-1',
+  };
+}
+
+/**
+ * Plays Lambda's SQS event-source mapping for one consumer: receives batches, invokes the
+ * handler with a real SQS event, deletes the messages that succeeded and leaves those named in
+ * `batchItemFailures` (or all, if the handler threw) to reappear after the visibility timeout.
+ * Queues are drained strictly in the consumer's order, which is how task priority holds locally.
+ */
+export class QueuePoller {
+  private running = false;
+  private loops: Promise<void>[] = [];
+
+  constructor(
+    private readonly consumer: ConsumerDefinition,
+    private readonly queueUrls: string[],
+    private readonly concurrency: number,
+    private readonly idleDelayMs = 100,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loops = Array.from({ length: this.concurrency }, () => this.loop());
+  }
+
+  /** Stops receiving and waits for batches in flight to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.loops);
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let worked = false;
+      try {
+        for (const queueUrl of this.queueUrls) {
+          const { Messages } = await sqsClient().send(
+            new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: this.consumer.batchSize, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }),
+          );
+          if (Messages?.length) {
+            await this.invoke(queueUrl, Messages);
+            worked = true;
+            break;
+          }
+        }
+      } catch (error) {
+        if (this.running) console.error(JSON.stringify({ level: 'ERROR', message: 'queue poll failed', consumer: this.consumer.name, error: String(error) }));
+      }
+      if (!worked && this.running) await new Promise((resolve) => setTimeout(resolve, this.idleDelayMs));
+    }
+  }
+
+  private async invoke(queueUrl: string, messages: Message[]): Promise<void> {
+    const event: SQSEvent = { Records: messages.map((message) => toRecord(message, queueUrl)) };
+    let failed = new Set<string>();
+    try {
+      const handler = await loadHandler(this.consumer.handler);
+      const result = (await handler(event, lambdaContext(this.consumer.name, this.consumer.timeoutSeconds))) as SQSBatchResponse | undefined;
+      failed = new Set((result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'consumer invocation failed; batch will be redelivered', consumer: this.consumer.name, error: String(error) }));
+      return;
+    }
+    const done = messages.filter((message) => !failed.has(message.MessageId!));
+    if (done.length === 0) return;
+    await sqsClient().send(
+      new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })) }),
+    );
+  }
+}

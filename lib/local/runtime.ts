@@ -1,0 +1,117 @@
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { consumers } from '#shared/config/topology';
+import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
+import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
+import { createApiKey, ensureApiKey } from '#shared/services/api-keys';
+import { createApiGateway, STAGE } from '#lib/local/api-gateway';
+import { startEngines, type Engines } from '#lib/local/engines';
+import { provision, type EngineEndpoints } from '#lib/local/provision';
+import { QueuePoller } from '#lib/local/queue-poller';
+
+export interface RuntimeOptions {
+  port: number;
+  /** Where DynamoDB Local keeps its data; ignored when `inMemory`. */
+  dataDir: string;
+  inMemory: boolean;
+  /** `tenant:key` pairs to register; when empty, tenant `dev` gets a fresh key. */
+  apiKeys: { tenantId: string; key: string }[];
+  /** Names the table and queues, so that several runtimes can share engines in tests. */
+  name?: string;
+  workerConcurrency?: number;
+  /** Engines already running (tests share one pair); otherwise the runtime starts its own. */
+  engines?: EngineEndpoints;
+  log?: (line: string) => void;
+}
+
+export interface Runtime {
+  baseUrl: string;
+  port: number;
+  /** The fresh dev key, when one was created. */
+  devKey?: string;
+  stop(): Promise<void>;
+}
+
+/** Parses `GATEHOUSE_API_KEYS="tenant_a:key_a,tenant_b:key_b"`. */
+export function parseApiKeys(value: string | undefined): { tenantId: string; key: string }[] {
+  if (!value?.trim()) return [];
+  return value.split(',').map((pair) => {
+    const separator = pair.indexOf(':');
+    const tenantId = pair.slice(0, separator).trim();
+    const key = pair.slice(separator + 1).trim();
+    if (separator < 1 || !key || !/^[A-Za-z0-9_-]{1,64}$/.test(tenantId)) throw new Error(`GATEHOUSE_API_KEYS entry '${pair}' is not 'tenant:key'.`);
+    return { tenantId, key };
+  });
+}
+
+/**
+ * Runs the whole topology on this machine against real engines: DynamoDB Local and fauxqs. It
+ * sets the standard AWS SDK environment so that the unchanged handlers find them, serves the
+ * route table over HTTP, and plays Lambda's event sources for every queue consumer.
+ */
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const name = options.name ?? 'gatehouse';
+  let engines: Engines | undefined;
+  let server: Server | undefined;
+  const pollers: QueuePoller[] = [];
+  const stopEngines = async () => {
+    await Promise.all(pollers.map((poller) => poller.stop()));
+    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+    server?.closeAllConnections();
+    await engines?.stop();
+  };
+  try {
+    let endpoints = options.engines;
+    if (!endpoints) {
+      engines = await startEngines({ dynamoDataDir: options.inMemory ? undefined : resolve(options.dataDir, 'dynamodb') });
+      endpoints = engines;
+    }
+    const provisioned = await provision(name, endpoints);
+    Object.assign(process.env, provisioned.environment);
+    if (!options.inMemory && !options.engines) {
+      // Lets `npm run keys -- --local` find this runtime's table.
+      mkdirSync(options.dataDir, { recursive: true });
+      writeFileSync(join(options.dataDir, 'runtime.json'), JSON.stringify({ pid: process.pid, tableName: name, dynamodb: endpoints.dynamodb }, null, 2));
+    }
+
+    let devKey: string | undefined;
+    if (options.apiKeys.length > 0) {
+      for (const { tenantId, key } of options.apiKeys) await ensureApiKey(tenantId, key);
+    } else {
+      devKey = (await createApiKey('dev')).key;
+    }
+
+    // The queues live in memory: re-dispatch every task that was waiting or running when the
+    // runtime last stopped. Workers are idempotent, so a task dispatched twice runs once.
+    let recovered = 0;
+    for await (const task of taskRepository.activeTasks()) {
+      await taskDispatcher.dispatch(task);
+      recovered++;
+    }
+    if (recovered > 0) log(`Resumed ${recovered} task(s) left waiting or running by the last run.`);
+
+    for (const consumer of consumers) {
+      const poller = new QueuePoller(consumer, consumer.queues.map((queue) => provisioned.queueUrls[queue]), options.workerConcurrency ?? 4);
+      poller.start();
+      pollers.push(poller);
+    }
+
+    server = createApiGateway();
+    await new Promise<void>((done, fail) => {
+      server!.once('error', fail);
+      server!.listen(options.port, '127.0.0.1', () => done());
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+    return { baseUrl: `http://127.0.0.1:${port}/${STAGE}`, port, devKey, stop: stopEngines };
+  } catch (error) {
+    await stopEngines().catch(() => undefined);
+    throw error;
+  }
+}
+
+export function defaultDataDir(): string {
+  return join(process.cwd(), '.gatehouse');
+}

@@ -1,0 +1,75 @@
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { keys } from '#shared/adapters/dynamodb/keys';
+import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import type { AgentConfig, AgentDeployment } from '#shared/domain/agent-deployment';
+import { ConflictError, NotFoundError } from '#shared/domain/errors';
+
+/**
+ * Deployed agents live in the tenant's own partition, one item per catalog slug, so a tenant
+ * deploys each built-in agent at most once and listing them is one strongly consistent query.
+ */
+export class DynamoAgentRepository {
+  private get client() {
+    return documentClient();
+  }
+
+  async deploy(agent: AgentDeployment): Promise<void> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...keys.agent(agent.tenant_id, agent.agent_slug), entity: 'agent', ...agent },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const existing = await this.findBySlug(agent.tenant_id, agent.agent_slug);
+      throw new ConflictError('agent_already_deployed', `Agent '${agent.agent_slug}' is already deployed as ${existing?.agent_id ?? 'another agent'}.`);
+    }
+  }
+
+  async list(tenantId: string): Promise<AgentDeployment[]> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.agentPrefix },
+        ConsistentRead: true,
+      }),
+    );
+    return (Items ?? []).map((item) => stripKeys<AgentDeployment>(item)).sort((a, b) => a.agent_id.localeCompare(b.agent_id));
+  }
+
+  async findBySlug(tenantId: string, slug: string): Promise<AgentDeployment | undefined> {
+    return (await this.list(tenantId)).find((agent) => agent.agent_slug === slug);
+  }
+
+  async findById(tenantId: string, agentId: string): Promise<AgentDeployment | undefined> {
+    return (await this.list(tenantId)).find((agent) => agent.agent_id === agentId);
+  }
+
+  async updateConfig(tenantId: string, slug: string, config: Partial<AgentConfig>, now: string): Promise<AgentDeployment> {
+    const entries = Object.entries(config).filter(([, value]) => value !== undefined);
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.agent(tenantId, slug),
+          UpdateExpression: `SET updated_at = :now${entries.map(([name]) => `, config.#${name} = :${name}`).join('')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: entries.length ? Object.fromEntries(entries.map(([name]) => [`#${name}`, name])) : undefined,
+          ExpressionAttributeValues: { ':now': now, ...Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return stripKeys<AgentDeployment>(Attributes!);
+    } catch (error) {
+      if (isConditionFailure(error)) throw new NotFoundError('agent', slug);
+      throw error;
+    }
+  }
+}
+
+export const agentRepository = new DynamoAgentRepository();

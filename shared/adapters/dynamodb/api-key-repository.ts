@@ -1,0 +1,80 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { keys } from '#shared/adapters/dynamodb/keys';
+import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
+import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import type { ApiKeyRecord } from '#shared/domain/api-key';
+import { NotFoundError } from '#shared/domain/errors';
+
+/** API keys, stored by the hash of the key; the key itself is never stored. */
+export class DynamoApiKeyRepository {
+  private get client() {
+    return documentClient();
+  }
+
+  async put(record: ApiKeyRecord): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.apiKey(record.key_hash), ...keys.apiKeyListing(record.tenant_id, record.key_id), entity: 'api_key', ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(keyHash) }));
+    return Item ? stripKeys<ApiKeyRecord>(Item) : undefined;
+  }
+
+  /** All keys, or one tenant's keys, oldest first. */
+  async list(tenantId?: string): Promise<ApiKeyRecord[]> {
+    const records: ApiKeyRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: GSI1.indexName,
+          KeyConditionExpression: tenantId ? '#pk = :pk AND begins_with(#sk, :tenant)' : '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': GSI1.partitionKey, ...(tenantId ? { '#sk': GSI1.sortKey } : {}) },
+          ExpressionAttributeValues: { ':pk': 'APIKEYS', ...(tenantId ? { ':tenant': `${tenantId}#` } : {}) },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      records.push(...(page.Items ?? []).map((item) => stripKeys<ApiKeyRecord>(item)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return records;
+  }
+
+  async revoke(keyId: string, now: string): Promise<ApiKeyRecord> {
+    const record = (await this.list()).find((candidate) => candidate.key_id === keyId);
+    if (!record) throw new NotFoundError('api_key', keyId);
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.apiKey(record.key_hash),
+          UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': now },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return stripKeys<ApiKeyRecord>(Attributes!);
+    } catch (error) {
+      if (isConditionFailure(error)) throw new NotFoundError('api_key', keyId);
+      throw error;
+    }
+  }
+
+  /** Best effort: a failed write of the last-used time must not fail the request. */
+  async touch(keyHash: string, now: string): Promise<void> {
+    await this.client
+      .send(new UpdateCommand({ TableName: tableName(), Key: keys.apiKey(keyHash), UpdateExpression: 'SET last_used_at = :now', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':now': now } }))
+      .catch(() => undefined);
+  }
+}
+
+export const apiKeyRepository = new DynamoApiKeyRepository();

@@ -1,0 +1,68 @@
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { keys } from '#shared/adapters/dynamodb/keys';
+import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import type { Artifact } from '#shared/domain/artifact';
+import { NotFoundError } from '#shared/domain/errors';
+
+/** Artifacts: one item each, keyed by tenant and id; the producing task lists their ids. */
+export class DynamoArtifactRepository {
+  private get client() {
+    return documentClient();
+  }
+
+  async get(tenantId: string, artifactId: string): Promise<Artifact | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.artifact(tenantId, artifactId), ConsistentRead: true }));
+    return Item ? stripKeys<Artifact>(Item) : undefined;
+  }
+
+  /** Reads many artifacts by id, in the order given; ids that no longer exist are skipped. */
+  async getMany(tenantId: string, artifactIds: string[]): Promise<Artifact[]> {
+    const found = new Map<string, Artifact>();
+    for (let offset = 0; offset < artifactIds.length; offset += 100) {
+      let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+        [tableName()]: { Keys: artifactIds.slice(offset, offset + 100).map((id) => keys.artifact(tenantId, id)), ConsistentRead: true },
+      };
+      // BatchGet may return part of the answer under load; ask again for the rest, a bounded number of times.
+      for (let attempt = 0; request && attempt < 8; attempt++) {
+        const result: BatchGetCommandOutput = await this.client.send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of result.Responses?.[tableName()] ?? []) {
+          const artifact = stripKeys<Artifact>(item);
+          found.set(artifact.artifact_id, artifact);
+        }
+        const rest: { Keys?: Record<string, unknown>[] } | undefined = result.UnprocessedKeys?.[tableName()];
+        request = rest?.Keys?.length ? { [tableName()]: { Keys: rest.Keys, ConsistentRead: true } } : undefined;
+      }
+    }
+    return artifactIds.flatMap((id) => found.get(id) ?? []);
+  }
+
+  /** Deletes the artifact and removes it from its task's list, atomically. */
+  async delete(tenantId: string, artifactId: string): Promise<void> {
+    const artifact = await this.get(tenantId, artifactId);
+    if (!artifact) throw new NotFoundError('artifact', artifactId);
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: tableName(), Key: keys.artifact(tenantId, artifactId), ConditionExpression: 'attribute_exists(pk)' } },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.task(tenantId, artifact.task_id),
+                UpdateExpression: 'REMOVE artifacts.#id',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeNames: { '#id': artifactId },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new NotFoundError('artifact', artifactId);
+      throw error;
+    }
+  }
+}
+
+export const artifactRepository = new DynamoArtifactRepository();

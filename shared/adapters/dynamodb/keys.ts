@@ -1,0 +1,48 @@
+import { GSI1, GSI2, GSI3 } from '#shared/adapters/dynamodb/table-definition';
+
+/**
+ * Key builders for every record type, in one place. Every tenant-owned key starts with the
+ * tenant, so no query or read can reach another tenant's items by construction.
+ */
+export type Key = { pk: string; sk: string };
+
+const tenant = (tenantId: string) => `TENANT#${tenantId}`;
+
+/** Number of shards of the active-task index; spread so one busy tenant does not heat one key. */
+export const ACTIVE_TASK_SHARDS = 4;
+
+export const keys = {
+  apiKey: (keyHash: string): Key => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  apiKeyListing: (tenantId: string, keyId: string) => ({ [GSI1.partitionKey]: 'APIKEYS', [GSI1.sortKey]: `${tenantId}#${keyId}` }),
+
+  agent: (tenantId: string, slug: string): Key => ({ pk: tenant(tenantId), sk: `AGENT#${slug}` }),
+  agentPrefix: 'AGENT#',
+  tenantPartition: (tenantId: string) => tenant(tenantId),
+
+  task: (tenantId: string, taskId: string): Key => ({ pk: `${tenant(tenantId)}#TASK#${taskId}`, sk: 'TASK' }),
+  taskListing: (tenantId: string, taskId: string) => ({ [GSI1.partitionKey]: `${tenant(tenantId)}#TASKS`, [GSI1.sortKey]: taskId }),
+  tasksPartition: (tenantId: string) => `${tenant(tenantId)}#TASKS`,
+  taskByAgentListing: (tenantId: string, agentSlug: string, taskId: string) => ({
+    [GSI2.partitionKey]: `${tenant(tenantId)}#AGENT#${agentSlug}#TASKS`,
+    [GSI2.sortKey]: taskId,
+  }),
+  tasksByAgentPartition: (tenantId: string, agentSlug: string) => `${tenant(tenantId)}#AGENT#${agentSlug}#TASKS`,
+  activeTask: (tenantId: string, taskId: string) => ({
+    [GSI3.partitionKey]: activeShard(taskId),
+    [GSI3.sortKey]: `${tenantId}#${taskId}`,
+  }),
+  activeShardPartition: (shard: number) => `ACTIVE_TASKS#${shard}`,
+
+  artifact: (tenantId: string, artifactId: string): Key => ({ pk: `${tenant(tenantId)}#ARTIFACT#${artifactId}`, sk: 'ARTIFACT' }),
+
+  event: (tenantId: string, taskId: string, eventId: string): Key => ({ pk: `${tenant(tenantId)}#TASK#${taskId}#EVENTS`, sk: eventId }),
+  eventListing: (tenantId: string, eventId: string) => ({ [GSI1.partitionKey]: `${tenant(tenantId)}#EVENTS`, [GSI1.sortKey]: eventId }),
+
+  idempotency: (tenantId: string, idempotencyKey: string): Key => ({ pk: `${tenant(tenantId)}#IDEMPOTENCY#${idempotencyKey}`, sk: 'IDEMPOTENCY' }),
+};
+
+function activeShard(taskId: string): string {
+  let sum = 0;
+  for (const char of taskId) sum = (sum + char.charCodeAt(0)) % ACTIVE_TASK_SHARDS;
+  return `ACTIVE_TASKS#${sum}`;
+}

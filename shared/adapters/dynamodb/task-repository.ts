@@ -1,0 +1,306 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { keys, ACTIVE_TASK_SHARDS } from '#shared/adapters/dynamodb/keys';
+import { GSI1, GSI2, GSI3 } from '#shared/adapters/dynamodb/table-definition';
+import { eventItem } from '#shared/adapters/dynamodb/event-item';
+import { encodeCursor, decodeCursor } from '#shared/adapters/dynamodb/cursor';
+import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import type { Artifact } from '#shared/domain/artifact';
+import type { ServiceEvent } from '#shared/domain/event';
+import type { StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
+import type { Task, TaskError } from '#shared/domain/task';
+import { sourceStatuses, transitionConflict, isDispatchable, type TaskStatus, type TaskTrigger } from '#shared/domain/task-state';
+
+type Item = Record<string, NativeAttributeValue>;
+
+function taskItem(task: Task): Item {
+  return {
+    ...keys.task(task.tenant_id, task.task_id),
+    ...keys.taskListing(task.tenant_id, task.task_id),
+    ...keys.taskByAgentListing(task.tenant_id, task.agent, task.task_id),
+    ...(isDispatchable(task.status) ? keys.activeTask(task.tenant_id, task.task_id) : {}),
+    entity: 'task',
+    ...task,
+  };
+}
+
+const statusCondition = (trigger: TaskTrigger, task: Task) => {
+  const sources = sourceStatuses(task.shape, trigger);
+  const names = sources.map((_, index) => `:from${index}`);
+  return {
+    expression: `#status IN (${names.join(', ')})`,
+    values: Object.fromEntries(sources.map((status, index) => [names[index], status])),
+  };
+};
+
+export interface TaskListQuery {
+  agent?: string;
+  status?: TaskStatus;
+  limit: number;
+  cursor?: string;
+}
+
+/** Tasks in the single table. Every write that changes a task's state is conditional. */
+export class DynamoTaskRepository implements TaskExecutionStore {
+  private get client() {
+    return documentClient();
+  }
+
+  /** Creates the task and its `task.created` event in one transaction. */
+  async create(task: Task, event: ServiceEvent): Promise<void> {
+    await this.client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName(), Item: taskItem(task), ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: tableName(), Item: eventItem(event) } },
+        ],
+      }),
+    );
+  }
+
+  async load(tenantId: string, taskId: string): Promise<Task | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.task(tenantId, taskId), ConsistentRead: true }));
+    return Item ? stripKeys<Task>(Item) : undefined;
+  }
+
+  /** Newest first. Filters that DynamoDB applies after reading are paged until the page is full. */
+  async list(tenantId: string, query: TaskListQuery): Promise<{ tasks: Task[]; nextCursor: string | null }> {
+    const index = query.agent ? GSI2 : GSI1;
+    const partition = query.agent ? keys.tasksByAgentPartition(tenantId, query.agent) : keys.tasksPartition(tenantId);
+    const scope = `tasks|${partition}|${query.status ?? ''}`;
+    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: index.partitionKey, partition });
+    const tasks: Task[] = [];
+    // Each round reads at most the number of items still missing, so every item read is either
+    // returned or filtered out, and the last evaluated key is a correct resume point.
+    for (let round = 0; round < 25 && tasks.length < query.limit; round++) {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: index.indexName,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, ...(query.status ? { '#status': 'status' } : {}) },
+          ExpressionAttributeValues: { ':pk': partition, ...(query.status ? { ':status': query.status } : {}) },
+          ...(query.status ? { FilterExpression: '#status = :status' } : {}),
+          ScanIndexForward: false,
+          Limit: query.limit - tasks.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      tasks.push(...(page.Items ?? []).map((item) => stripKeys<Task>(item)));
+      startKey = page.LastEvaluatedKey;
+      if (!startKey) break;
+    }
+    return { tasks, nextCursor: encodeCursor(scope, startKey) };
+  }
+
+  async start(task: Task, event: ServiceEvent): Promise<Task | undefined> {
+    const condition = statusCondition('start', task);
+    try {
+      const result = await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.task(task.tenant_id, task.task_id),
+                UpdateExpression: 'SET #status = :running, started_at = :now, updated_at = :now',
+                ConditionExpression: condition.expression,
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ...condition.values, ':running': 'running', ':now': event.created_at },
+              },
+            },
+            { Put: { TableName: tableName(), Item: eventItem(event) } },
+          ],
+        }),
+      );
+      void result;
+      return { ...task, status: 'running', started_at: event.created_at, updated_at: event.created_at };
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  }
+
+  recordProgress(task: Task, step: number, event: ServiceEvent): Promise<StepOutcome> {
+    return this.applyStep(task, step, [], event);
+  }
+
+  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent): Promise<StepOutcome> {
+    const summary = { artifact_id: artifact.artifact_id, type: artifact.type, created_at: artifact.created_at, step };
+    return this.applyStep(
+      task,
+      step,
+      [{ Put: { TableName: tableName(), Item: { ...keys.artifact(artifact.tenant_id, artifact.artifact_id), entity: 'artifact', ...artifact }, ConditionExpression: 'attribute_not_exists(pk)' } }],
+      event,
+      { expression: 'artifacts.#artifactId = :summary', names: { '#artifactId': artifact.artifact_id }, values: { ':summary': summary } },
+    );
+  }
+
+  /**
+   * Applies agent-context call number `step` exactly once: the write holds only if the task is
+   * still running and exactly `step - 1` calls were applied before it.
+   */
+  private async applyStep(
+    task: Task,
+    step: number,
+    extraWrites: object[],
+    event: ServiceEvent,
+    update?: { expression: string; names: Record<string, string>; values: Item },
+  ): Promise<StepOutcome> {
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.task(task.tenant_id, task.task_id),
+                UpdateExpression: `SET step = :step, updated_at = :now${update ? `, ${update.expression}` : ''}`,
+                ConditionExpression: '#status = :running AND step = :previous',
+                ExpressionAttributeNames: { '#status': 'status', ...(update?.names ?? {}) },
+                ExpressionAttributeValues: { ':step': step, ':previous': step - 1, ':running': 'running', ':now': event.created_at, ...(update?.values ?? {}) },
+              },
+            },
+            ...extraWrites,
+            { Put: { TableName: tableName(), Item: eventItem(event) } },
+          ] as never,
+        }),
+      );
+      return 'applied';
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return this.explainStepFailure(task, step);
+    }
+  }
+
+  private async explainStepFailure(task: Task, step: number): Promise<StepOutcome> {
+    const current = await this.load(task.tenant_id, task.task_id);
+    if (!current || current.status !== 'running') return 'task_not_running';
+    return current.step >= step ? 'already_applied' : 'task_not_running';
+  }
+
+  complete(task: Task, completedAt: string, event: ServiceEvent): Promise<StepOutcome> {
+    return this.finish(task, 'complete', { completed_at: completedAt }, event);
+  }
+
+  fail(task: Task, error: TaskError, failedAt: string, event: ServiceEvent): Promise<StepOutcome> {
+    return this.finish(task, 'fail', { completed_at: failedAt, error }, event);
+  }
+
+  private async finish(task: Task, trigger: 'complete' | 'fail', fields: Item, event: ServiceEvent): Promise<StepOutcome> {
+    const condition = statusCondition(trigger, task);
+    const to = trigger === 'complete' ? 'complete' : 'failed';
+    const sets = Object.keys(fields).map((name) => `${name} = :${name}`);
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.task(task.tenant_id, task.task_id),
+                UpdateExpression: `SET #status = :to, updated_at = :now, ${sets.join(', ')} REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
+                ConditionExpression: condition.expression,
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: {
+                  ...condition.values,
+                  ':to': to,
+                  ':now': event.created_at,
+                  ...Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value])),
+                },
+              },
+            },
+            { Put: { TableName: tableName(), Item: eventItem(event) } },
+          ],
+        }),
+      );
+      return 'applied';
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const current = await this.load(task.tenant_id, task.task_id);
+      return current?.status === to ? 'already_applied' : 'task_not_running';
+    }
+  }
+
+  /**
+   * Cancels a waiting, running or parked task and records `task.cancelled`. Throws a
+   * ConflictError when the task already ended; exactly one of two racing cancels wins.
+   */
+  async cancel(task: Task, event: ServiceEvent): Promise<Task> {
+    const condition = statusCondition('cancel', task);
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.task(task.tenant_id, task.task_id),
+                UpdateExpression: `SET #status = :cancelled, updated_at = :now, completed_at = :now REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
+                ConditionExpression: condition.expression,
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ...condition.values, ':cancelled': 'cancelled', ':now': event.created_at },
+              },
+            },
+            { Put: { TableName: tableName(), Item: eventItem(event) } },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const current = await this.load(task.tenant_id, task.task_id);
+      throw transitionConflict(current?.status ?? task.status, 'cancel');
+    }
+    const cancelled: Task = { ...task, status: 'cancelled', updated_at: event.created_at, completed_at: event.created_at };
+    await this.discardArtifacts(cancelled);
+    return { ...cancelled, artifacts: {} };
+  }
+
+  /** Deletes a cancelled task's artifacts. Safe to repeat; a worker repeats it if we die here. */
+  async discardArtifacts(task: Task): Promise<void> {
+    const current = await this.load(task.tenant_id, task.task_id);
+    const ids = Object.keys(current?.artifacts ?? {});
+    for (let offset = 0; offset < ids.length; offset += 25) {
+      const chunk = ids.slice(offset, offset + 25);
+      await this.client.send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: chunk.map((id) => ({ DeleteRequest: { Key: keys.artifact(task.tenant_id, id) } })) } }),
+      );
+    }
+    if (ids.length > 0) {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.task(task.tenant_id, task.task_id),
+          UpdateExpression: 'SET artifacts = :none',
+          ConditionExpression: '#status = :cancelled',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':none': {}, ':cancelled': 'cancelled' },
+        }),
+      );
+    }
+  }
+
+  /** Every task a dispatcher still owes work to, across tenants (sparse, sharded index). */
+  async *activeTasks(): AsyncGenerator<{ tenant_id: string; task_id: string; priority: Task['priority'] }> {
+    for (let shard = 0; shard < ACTIVE_TASK_SHARDS; shard++) {
+      let startKey: Item | undefined;
+      do {
+        const page = await this.client.send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: GSI3.indexName,
+            KeyConditionExpression: '#pk = :pk',
+            ExpressionAttributeNames: { '#pk': GSI3.partitionKey },
+            ExpressionAttributeValues: { ':pk': keys.activeShardPartition(shard) },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) yield { tenant_id: item.tenant_id, task_id: item.task_id, priority: item.priority };
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }
+  }
+}
+
+export const taskRepository = new DynamoTaskRepository();

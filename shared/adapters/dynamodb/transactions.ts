@@ -1,0 +1,17 @@
+import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+
+/** True when a transaction failed only because one of its conditions did not hold. */
+export function isConditionFailure(error: unknown): boolean {
+  if (error instanceof ConditionalCheckFailedException) return true;
+  if (error instanceof TransactionCanceledException || (error as { name?: string })?.name === 'TransactionCanceledException') {
+    const reasons = (error as TransactionCanceledException).CancellationReasons ?? [];
+    return reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') && reasons.every((r) => r.Code === 'None' || r.Code === 'ConditionalCheckFailed');
+  }
+  return (error as { name?: string })?.name === 'ConditionalCheckFailedException';
+}
+
+/** Removes the key and index attributes that only the table needs. */
+export function stripKeys<T>(item: Record<string, unknown>): T {
+  const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk, entity, expires_at_epoch, ...rest } = item;
+  return rest as T;
+}

@@ -1,0 +1,109 @@
+import { AgentFailure, type Agent, type AgentContext } from '#shared/agents/agent';
+import { type AiSystemInput } from './ai-system';
+import { answerQuestionnaire, type Question } from './answer-questionnaire';
+import { buildAuditReport, collectGaps } from './audit-report';
+import type { EvidenceId } from './evidence-catalogue';
+import { evaluateRules, type RuleOutcome } from './evaluate-rules';
+import { buildGapSummary } from './gap-summary';
+import { fullAuditInputSchema, questionnaireInputSchema } from './input-schemas';
+import { readinessDomains, readinessRules } from './readiness-rules';
+import { classifySystem, type ClassifiedSystem } from './risk-classification';
+
+export interface FullAuditInput {
+  scope: 'full' | 'quick';
+  focus_framework?: 'eu_ai_act';
+  systems?: AiSystemInput[];
+  evidence?: EvidenceId[];
+}
+
+export interface QuestionnaireInput {
+  questions: Question[];
+  systems?: AiSystemInput[];
+  evidence?: EvidenceId[];
+}
+
+export const auditReportType = 'ai_readiness.audit_report';
+export const gapSummaryType = 'ai_readiness.gap_summary';
+export const questionnaireResponseType = 'ai_readiness.questionnaire_response';
+
+/** Throws the runtime's `malformed_input` failure when two items share an id (schemas cannot say so). */
+function assertUniqueIds(items: readonly { id: string }[], path: string): void {
+  const seen = new Set<string>();
+  const details: { path: string; message: string }[] = [];
+  items.forEach((item, index) => {
+    if (seen.has(item.id)) details.push({ path: `${path}/${index}/id`, message: `duplicate id '${item.id}'` });
+    seen.add(item.id);
+  });
+  if (details.length > 0) throw new AgentFailure('malformed_input', `Duplicate ids in ${path}.`, details);
+}
+
+function classifyAll(systems: readonly AiSystemInput[], evidence: ReadonlySet<string>): ClassifiedSystem[] {
+  assertUniqueIds(systems, '/systems');
+  return systems.map((s) => classifySystem(s, evidence));
+}
+
+async function runFullAudit(input: FullAuditInput, context: AgentContext): Promise<void> {
+  const organisationEvidence = new Set<string>(input.evidence ?? []);
+  const systems = classifyAll(input.systems ?? [], organisationEvidence);
+  const rules = input.scope === 'quick'
+    ? readinessRules.filter((r) => r.severity === 'critical' || r.severity === 'high')
+    : readinessRules;
+  await context.progress(`Classified ${systems.length} AI ${systems.length === 1 ? 'system' : 'systems'}`, 0.1);
+
+  const outcomes: RuleOutcome[] = [];
+  for (const [index, domain] of readinessDomains.entries()) {
+    outcomes.push(...evaluateRules(rules.filter((r) => r.domain === domain), organisationEvidence, systems));
+    await context.progress(`Evaluated ${domain.replace(/_/g, ' ')}`, round2(0.1 + (0.8 * (index + 1)) / readinessDomains.length));
+  }
+
+  const report = buildAuditReport(outcomes);
+  const summary = buildGapSummary(report, collectGaps(outcomes), systems, input.scope);
+  await context.progress('Writing report', 0.95);
+  await context.emitArtifact(auditReportType, { ...report });
+  await context.emitArtifact(gapSummaryType, { ...summary });
+}
+
+async function runQuestionnaire(input: QuestionnaireInput, context: AgentContext): Promise<void> {
+  assertUniqueIds(input.questions, '/questions');
+  const organisationEvidence = new Set<string>(input.evidence ?? []);
+  const systems = classifyAll(input.systems ?? [], organisationEvidence);
+  // A questionnaire speaks for the organisation: evidence held for any system counts.
+  const held = new Set<string>(organisationEvidence);
+  for (const s of systems) for (const id of s.evidence) held.add(id);
+  await context.progress(`Answering ${input.questions.length} questions`, 0.1);
+  const response = answerQuestionnaire(input.questions, held, systems);
+  await context.progress('Answers drafted', 0.9);
+  await context.emitArtifact(questionnaireResponseType, { ...response });
+}
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+export const aiReadinessAgent: Agent = {
+  manifest: {
+    slug: 'ai-readiness-agent',
+    aliases: ['ai-readiness'],
+    name: 'AI Readiness Agent',
+    description:
+      'Audits the tenant\'s AI systems against an EU AI Act rule set and drafts answers to ' +
+      'procurement and security questionnaires from declared evidence.',
+    version: '1.0.0',
+    task_types: [
+      {
+        task_type: 'ai_readiness.full_audit',
+        description: 'EU AI Act gap audit: domain scores, overall score and prioritised remediation.',
+        input_schema: fullAuditInputSchema,
+        artifact_types: [auditReportType, gapSummaryType],
+      },
+      {
+        task_type: 'questionnaire.respond',
+        description: 'Draft answers to questionnaire questions from the knowledge base and declared evidence.',
+        input_schema: questionnaireInputSchema,
+        artifact_types: [questionnaireResponseType],
+      },
+    ],
+  },
+  handlers: {
+    'ai_readiness.full_audit': (input: FullAuditInput, context) => runFullAudit(input, context),
+    'questionnaire.respond': (input: QuestionnaireInput, context) => runQuestionnaire(input, context),
+  },
+};

@@ -1,0 +1,114 @@
+import { AgentFailure, type Agent, type AgentContext } from '#shared/agents/agent';
+import { enrichLeads, type LeadReference } from './enrich-leads';
+import { findLeads } from './find-leads';
+import { enrichLeadsInputSchema, findLeadsInputSchema, pipelineReportInputSchema } from './input-schemas';
+import { normaliseProfile, type LeadProfileInput } from './lead-profile';
+import { sampleLeadSource, type LeadSource } from './lead-source';
+import { buildPipelineReport, type OutreachRecord, type Period } from './pipeline-report';
+
+export const leadListType = 'sales.lead_list';
+export const enrichedLeadListType = 'sales.enriched_lead_list';
+export const pipelineReportType = 'sales.pipeline_report';
+
+export interface SalesAgentOptions {
+  leadSource: LeadSource;
+}
+
+interface FieldError {
+  path: string;
+  message: string;
+}
+
+function fail(message: string, details: FieldError[]): never {
+  throw new AgentFailure('malformed_input', message, details);
+}
+
+/** Checks what the schema cannot say: a min above max. */
+function checkProfile(input: LeadProfileInput): void {
+  const range = input.employee_range;
+  if (range?.min !== undefined && range.max !== undefined && range.min > range.max) {
+    fail('employee_range.min is above employee_range.max.', [{ path: '/employee_range', message: 'min must not exceed max' }]);
+  }
+}
+
+/** Checks timestamps even if the runtime's validator ignores `format`, and the period's order. */
+function checkOutreach(records: readonly OutreachRecord[], period: Period | undefined): void {
+  const details: FieldError[] = [];
+  records.forEach((r, i) => {
+    if (Number.isNaN(Date.parse(r.sent_at))) details.push({ path: `/outreach/${i}/sent_at`, message: 'must be a date-time' });
+  });
+  for (const key of ['from', 'to'] as const) {
+    const value = period?.[key];
+    if (value !== undefined && Number.isNaN(Date.parse(value))) details.push({ path: `/period/${key}`, message: 'must be a date-time' });
+  }
+  if (details.length === 0 && period?.from !== undefined && period.to !== undefined && Date.parse(period.from) > Date.parse(period.to)) {
+    details.push({ path: '/period', message: 'from must not be after to' });
+  }
+  if (details.length > 0) fail('Invalid outreach input.', details);
+}
+
+/** Builds the sales agent over a lead source; the catalog uses the bundled sample source. */
+export function createSalesAgent(options: SalesAgentOptions): Agent {
+  const { leadSource } = options;
+
+  async function runFindLeads(input: LeadProfileInput, context: AgentContext): Promise<void> {
+    checkProfile(input);
+    const profile = normaliseProfile(input);
+    await context.progress('Searching lead source', 0.2);
+    const list = await findLeads(profile, leadSource);
+    await context.progress(`Scored ${list.total_matched} matching companies`, 0.8);
+    await context.emitArtifact(leadListType, { ...list });
+  }
+
+  async function runEnrichLeads(input: { leads: LeadReference[] }, context: AgentContext): Promise<void> {
+    await context.progress(`Enriching ${input.leads.length} leads`, 0.2);
+    const enriched = await enrichLeads(input.leads, leadSource);
+    await context.progress(`Enriched ${enriched.total_enriched} leads`, 0.8);
+    await context.emitArtifact(enrichedLeadListType, { ...enriched });
+  }
+
+  async function runPipelineReport(input: { outreach: OutreachRecord[]; period?: Period }, context: AgentContext): Promise<void> {
+    checkOutreach(input.outreach, input.period);
+    await context.progress(`Summarising ${input.outreach.length} outreach records`, 0.3);
+    const report = buildPipelineReport(input.outreach, input.period);
+    await context.emitArtifact(pipelineReportType, { ...report });
+  }
+
+  return {
+    manifest: {
+      slug: 'sales',
+      aliases: [],
+      name: 'Sales Agent',
+      description: 'Finds and scores leads against an ideal-customer profile, enriches them, and reports on outreach.',
+      version: '1.0.0',
+      task_types: [
+        {
+          task_type: 'sales.find_leads',
+          description: 'Find companies matching an ideal-customer profile, scored for fit.',
+          input_schema: findLeadsInputSchema,
+          artifact_types: [leadListType],
+        },
+        {
+          task_type: 'sales.enrich_leads',
+          description: 'Add contacts, tech stack and intent signals to leads by domain.',
+          input_schema: enrichLeadsInputSchema,
+          artifact_types: [enrichedLeadListType],
+        },
+        {
+          task_type: 'sales.pipeline_report',
+          description: 'Open, reply and meeting conversion rates with stage counts and weekly buckets.',
+          input_schema: pipelineReportInputSchema,
+          artifact_types: [pipelineReportType],
+        },
+      ],
+    },
+    handlers: {
+      'sales.find_leads': runFindLeads,
+      'sales.enrich_leads': runEnrichLeads,
+      'sales.pipeline_report': runPipelineReport,
+    },
+  };
+}
+
+/** The sales agent over the bundled fictional data set. */
+export const salesAgent: Agent = createSalesAgent({ leadSource: sampleLeadSource });

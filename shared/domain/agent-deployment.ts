@@ -1,0 +1,30 @@
+/** A built-in agent deployed into one tenant. */
+export interface AgentDeployment {
+  agent_id: string;
+  tenant_id: string;
+  agent_slug: string;
+  name: string;
+  status: 'active';
+  config: AgentConfig;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgentConfig {
+  /** Hours an approval requested by this agent stays valid before it counts as denied. */
+  approval_ttl_hours: number;
+}
+
+export const DEFAULT_AGENT_CONFIG: AgentConfig = { approval_ttl_hours: 24 };
+
+export function renderAgent(agent: AgentDeployment) {
+  return {
+    agent_id: agent.agent_id,
+    agent_slug: agent.agent_slug,
+    name: agent.name,
+    status: agent.status,
+    config: agent.config,
+    created_at: agent.created_at,
+    updated_at: agent.updated_at,
+  };
+}

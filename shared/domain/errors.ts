@@ -1,0 +1,69 @@
+/**
+ * Typed domain errors. Domain code throws these; one mapper at the HTTP edge turns them into
+ * problem+json responses, so no domain module knows about status codes.
+ */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: 'invalid' | 'not_found' | 'conflict' | 'unauthorized' | 'too_large' | 'unsupported_media_type' | 'unavailable';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The request breaks the documented shape. */
+export class InvalidRequestError extends DomainError {
+  readonly kind = 'invalid';
+  constructor(message: string, readonly errors: FieldError[] = [], code = 'validation_error') {
+    super(code, message);
+  }
+}
+
+/** Unknown identifier, or one that belongs to another tenant (answered identically). */
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found';
+  constructor(resource: string, id: string) {
+    super(`${resource}_not_found`, `No ${resource.replace(/_/g, ' ')} with id '${id}' exists.`);
+  }
+}
+
+/** A transition the state machine forbids, or a clash with existing state. */
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict';
+}
+
+export class UnauthorizedError extends DomainError {
+  readonly kind = 'unauthorized';
+  constructor(message = 'A valid API key is required: send `Authorization: Bearer <key>`.') {
+    super('unauthorized', message);
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly kind = 'too_large';
+  constructor(limitBytes: number) {
+    super('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly kind = 'unsupported_media_type';
+  constructor() {
+    super('unsupported_media_type', 'Request bodies must be JSON: send `Content-Type: application/json`.');
+  }
+}
+
+/** A dependency (the database, the queue) did not answer; the client may retry. */
+export class ServiceUnavailableError extends DomainError {
+  readonly kind = 'unavailable';
+  constructor(message = 'The service is temporarily unable to handle the request. Retry shortly.') {
+    super('service_unavailable', message);
+  }
+}

@@ -1,0 +1,30 @@
+/** Event types the service records. `task.started` and `task.cancelled` extend the spec's list. */
+export const EVENT_TYPES = [
+  'task.created',
+  'task.started',
+  'task.progress',
+  'task.complete',
+  'task.failed',
+  'task.cancelled',
+  'artifact.emitted',
+  'approval.requested',
+  'approval.resolved',
+  'session.message',
+  'session.closed',
+  'tool_call.executed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An immutable record of one state change, written in the same transaction as the change. */
+export interface ServiceEvent {
+  event_id: string;
+  type: EventType;
+  created_at: string;
+  tenant_id: string;
+  task_id?: string;
+  agent?: string;
+  approval_id?: string;
+  scan_id?: string;
+  data: Record<string, unknown>;
+}

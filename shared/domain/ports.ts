@@ -1,0 +1,27 @@
+import type { Artifact } from '#shared/domain/artifact';
+import type { ServiceEvent } from '#shared/domain/event';
+import type { Task, TaskError } from '#shared/domain/task';
+
+/** What happened to one agent-context call when the runtime tried to apply it. */
+export type StepOutcome = 'applied' | 'already_applied' | 'task_not_running';
+
+/**
+ * The storage a task run needs. Every method is one conditional write that also records its
+ * event, so a crash between calls leaves a consistent task that a replay can continue.
+ */
+export interface TaskExecutionStore {
+  load(tenantId: string, taskId: string): Promise<Task | undefined>;
+  /** Waiting → running. Returns the running task, or undefined if it is no longer waiting. */
+  start(task: Task, event: ServiceEvent): Promise<Task | undefined>;
+  recordProgress(task: Task, step: number, event: ServiceEvent): Promise<StepOutcome>;
+  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent): Promise<StepOutcome>;
+  complete(task: Task, completedAt: string, event: ServiceEvent): Promise<StepOutcome>;
+  fail(task: Task, error: TaskError, failedAt: string, event: ServiceEvent): Promise<StepOutcome>;
+  /** Deletes the artifacts of a cancelled task (spec: partial artifacts are discarded). */
+  discardArtifacts(task: Task): Promise<void>;
+}
+
+/** Hands a task to the workers. */
+export interface TaskDispatcher {
+  dispatch(task: Pick<Task, 'tenant_id' | 'task_id' | 'priority'>): Promise<void>;
+}

@@ -1,0 +1,64 @@
+import type { TaskShape, TaskStatus } from '#shared/domain/task-state';
+
+export type TaskPriority = 'low' | 'normal' | 'high';
+export const TASK_PRIORITIES: readonly TaskPriority[] = ['high', 'normal', 'low'];
+
+export interface TaskError {
+  code: 'malformed_input' | 'agent_timeout' | 'integration_revoked' | 'agent_error' | string;
+  message: string;
+  details?: unknown[];
+}
+
+export interface ArtifactSummary {
+  artifact_id: string;
+  type: string;
+  created_at: string;
+  /** The agent-context call that emitted it; replays find already-emitted artifacts by it. */
+  step: number;
+}
+
+/** A task as stored. `step` counts the agent-context calls already applied (see agent-runner). */
+export interface Task {
+  task_id: string;
+  tenant_id: string;
+  shape: TaskShape;
+  agent: string;
+  agent_id: string;
+  task_type: string;
+  input: Record<string, unknown>;
+  status: TaskStatus;
+  priority: TaskPriority;
+  session_id?: string;
+  created_at: string;
+  updated_at: string;
+  started_at?: string;
+  completed_at?: string;
+  error?: TaskError;
+  step: number;
+  artifacts: Record<string, ArtifactSummary>;
+}
+
+/** The task as clients see it. */
+export function renderTask(task: Task) {
+  const artifacts = Object.values(task.artifacts)
+    .sort((a, b) => a.artifact_id.localeCompare(b.artifact_id))
+    .map(({ artifact_id, type, created_at }) => ({ artifact_id, type, created_at }));
+  return {
+    task_id: task.task_id,
+    agent: task.agent,
+    agent_id: task.agent_id,
+    task_type: task.task_type,
+    input: task.input,
+    status: task.status,
+    priority: task.priority,
+    ...(task.session_id ? { session_id: task.session_id } : {}),
+    artifacts,
+    created_at: task.created_at,
+    ...(task.started_at ? { started_at: task.started_at } : {}),
+    completed_at: task.completed_at ?? null,
+    ...(task.error ? { error: task.error } : {}),
+    tenant_id: task.tenant_id,
+  };
+}
+
+export type TaskView = ReturnType<typeof renderTask>;

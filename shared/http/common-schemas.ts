@@ -1,0 +1,6 @@
+import { z } from 'zod';
+
+/** Path identifiers: anything that cannot be an id is simply not found, never a server error. */
+export const taskIdParam = z.string().min(1).max(64);
+export const artifactIdParam = z.string().min(1).max(64);
+export const agentIdParam = z.string().min(1).max(64);

@@ -1,0 +1,160 @@
+import { AgentFailure, type Agent, type AgentContext, type ApprovalRequest } from '#shared/agents/agent';
+import type { Artifact } from '#shared/domain/artifact';
+import type { Clock } from '#shared/domain/clock';
+import { taskEvent } from '#shared/domain/events';
+import { newId } from '#shared/domain/ids';
+import { validateAgainstSchema } from '#shared/domain/input-validation';
+import type { StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
+import type { Task, TaskError } from '#shared/domain/task';
+
+/**
+ * Runs one task to its end, idempotently.
+ *
+ * Agents are deterministic, so the runner can replay a run from the start at any time: it numbers
+ * the agent's context calls and the store applies call N only if exactly N-1 were applied before
+ * (a conditional write on the task's `step`). On a redelivered message, calls already applied are
+ * skipped and return what they returned the first time; the run continues where the dead worker
+ * stopped, without duplicate artifacts or events. A cancelled task makes the next write fail its
+ * condition, and the run stops there.
+ *
+ * The same replay resumes a task that paused for a human decision: the decision is recorded
+ * against the step that asked for it, and the replay returns it from that call.
+ */
+export type RunOutcome = 'complete' | 'failed' | 'stopped' | 'skipped';
+
+export interface AgentRunnerDependencies {
+  store: TaskExecutionStore;
+  findAgent: (slug: string) => Agent | undefined;
+  clock: Clock;
+}
+
+/** Raised inside a run when the task left `running` (cancelled); unwinds the agent. */
+class TaskStopped extends Error {}
+
+export class AgentRunner {
+  constructor(private readonly deps: AgentRunnerDependencies) {}
+
+  async run(tenantId: string, taskId: string): Promise<RunOutcome> {
+    const { store } = this.deps;
+    let task = await store.load(tenantId, taskId);
+    if (!task) return 'skipped';
+    if (task.status === 'cancelled') {
+      // The canceller may have died before discarding partial artifacts; finish its job.
+      await store.discardArtifacts(task);
+      return 'skipped';
+    }
+    if (task.status === 'queued' || task.status === 'pending') {
+      task = await store.start(task, taskEvent('task.started', task, {}, this.deps.clock));
+      if (!task) return this.run(tenantId, taskId);
+    }
+    if (task.status !== 'running') return 'skipped';
+    return this.execute(task);
+  }
+
+  private async execute(task: Task): Promise<RunOutcome> {
+    const agent = this.deps.findAgent(task.agent);
+    const taskType = agent?.manifest.task_types.find((candidate) => candidate.task_type === task.task_type);
+    const handler = agent?.handlers[task.task_type];
+    if (!agent || !taskType || !handler) {
+      return this.fail(task, { code: 'agent_error', message: `Agent '${task.agent}' has no task type '${task.task_type}'.` });
+    }
+    const violations = validateAgainstSchema(taskType.input_schema, task.input);
+    if (violations.length > 0) {
+      return this.fail(task, { code: 'malformed_input', message: `The input does not match the ${task.task_type} input schema.`, details: violations });
+    }
+    const context = new ReplayingContext(task, this.deps);
+    try {
+      await handler(structuredClone(task.input), context);
+    } catch (error) {
+      if (error instanceof TaskStopped) return this.stopped(task);
+      if (error instanceof AgentFailure) return this.fail(task, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
+      if (context.storeFailed) throw error; // the database or queue failed: let the message be redelivered
+      return this.fail(task, { code: 'agent_error', message: error instanceof Error ? error.message : String(error) });
+    }
+    const now = this.deps.clock.now().toISOString();
+    const outcome = await this.deps.store.complete(task, now, taskEvent('task.complete', task, { artifact_count: context.artifactCount }, this.deps.clock));
+    return outcome === 'task_not_running' ? this.stopped(task) : 'complete';
+  }
+
+  private async fail(task: Task, error: TaskError): Promise<RunOutcome> {
+    const now = this.deps.clock.now().toISOString();
+    const outcome = await this.deps.store.fail(task, error, now, taskEvent('task.failed', task, { error }, this.deps.clock));
+    return outcome === 'task_not_running' ? this.stopped(task) : 'failed';
+  }
+
+  private async stopped(task: Task): Promise<RunOutcome> {
+    const current = await this.deps.store.load(task.tenant_id, task.task_id);
+    if (current?.status === 'cancelled') await this.deps.store.discardArtifacts(current);
+    return 'stopped';
+  }
+}
+
+/** The AgentContext of one run: numbers calls, skips those already applied, stops when told. */
+class ReplayingContext implements AgentContext {
+  private step = 0;
+  artifactCount = 0;
+  storeFailed = false;
+
+  constructor(
+    private readonly task: Task,
+    private readonly deps: AgentRunnerDependencies,
+  ) {}
+
+  get taskId() {
+    return this.task.task_id;
+  }
+
+  get tenantId() {
+    return this.task.tenant_id;
+  }
+
+  async progress(message: string, progress: number): Promise<void> {
+    const step = ++this.step;
+    if (step <= this.task.step) return;
+    const bounded = Math.min(1, Math.max(0, progress));
+    await this.apply(() => this.deps.store.recordProgress(this.task, step, taskEvent('task.progress', this.task, { message, progress: bounded }, this.deps.clock)));
+  }
+
+  async emitArtifact(type: string, data: Record<string, unknown>, options?: { approvalGated?: boolean }): Promise<{ artifact_id: string }> {
+    const step = ++this.step;
+    this.artifactCount++;
+    const earlier = Object.values(this.task.artifacts).find((summary) => summary.step === step);
+    if (earlier) return { artifact_id: earlier.artifact_id };
+    const now = this.deps.clock.now();
+    const artifact: Artifact = {
+      artifact_id: newId('art', now.getTime()),
+      tenant_id: this.task.tenant_id,
+      task_id: this.task.task_id,
+      agent: this.task.agent,
+      type,
+      created_at: now.toISOString(),
+      data,
+      ...(options?.approvalGated ? { approval_status: 'pending' as const } : {}),
+    };
+    const event = taskEvent('artifact.emitted', this.task, { artifact_id: artifact.artifact_id, type }, this.deps.clock);
+    const outcome = await this.apply(() => this.deps.store.emitArtifact(this.task, step, artifact, event));
+    if (outcome === 'already_applied') {
+      // Another delivery of the same message applied this step concurrently; use its artifact.
+      const current = await this.deps.store.load(this.task.tenant_id, this.task.task_id);
+      const theirs = Object.values(current?.artifacts ?? {}).find((summary) => summary.step === step);
+      if (theirs) return { artifact_id: theirs.artifact_id };
+    }
+    return { artifact_id: artifact.artifact_id };
+  }
+
+  async requestApproval(request: ApprovalRequest): Promise<never> {
+    throw new AgentFailure('agent_error', `Action '${request.action.type}' needs a human approval, which this deployment does not offer yet.`);
+  }
+
+  private async apply(write: () => Promise<StepOutcome>): Promise<StepOutcome> {
+    let outcome: StepOutcome;
+    try {
+      outcome = await write();
+    } catch (error) {
+      this.storeFailed = true;
+      throw error;
+    }
+    if (outcome === 'task_not_running') throw new TaskStopped();
+    return outcome;
+  }
+}
