@@ -20,6 +20,8 @@ export interface RuntimeOptions {
   /** Names the table and queues, so that several runtimes can share engines in tests. */
   name?: string;
   workerConcurrency?: number;
+  /** Tests that need tasks to stay queued turn the queue consumers off. */
+  workers?: boolean;
   /** Engines already running (tests share one pair); otherwise the runtime starts its own. */
   engines?: EngineEndpoints;
   log?: (line: string) => void;
@@ -92,7 +94,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     }
     if (recovered > 0) log(`Resumed ${recovered} task(s) left waiting or running by the last run.`);
 
-    for (const consumer of consumers) {
+    for (const consumer of options.workers === false ? [] : consumers) {
       const poller = new QueuePoller(consumer, consumer.queues.map((queue) => provisioned.queueUrls[queue]), options.workerConcurrency ?? 4);
       poller.start();
       pollers.push(poller);

@@ -3,14 +3,12 @@ import { GLOBAL_SECONDARY_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/ada
 
 /** Creates the single table (with its stream and TTL) unless it exists, from the shared definition. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint });
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
-  } finally {
-    // keep the client for the create below
   }
   const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
   for (const index of GLOBAL_SECONDARY_INDEXES) {

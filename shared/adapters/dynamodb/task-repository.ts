@@ -191,7 +191,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
   private async finish(task: Task, trigger: 'complete' | 'fail', fields: Item, event: ServiceEvent): Promise<StepOutcome> {
     const condition = statusCondition(trigger, task);
     const to = trigger === 'complete' ? 'complete' : 'failed';
-    const sets = Object.keys(fields).map((name) => `${name} = :${name}`);
+    const sets = Object.keys(fields).map((name) => `#${name} = :${name}`);
     try {
       await this.client.send(
         new TransactWriteCommand({
@@ -202,7 +202,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
                 Key: keys.task(task.tenant_id, task.task_id),
                 UpdateExpression: `SET #status = :to, updated_at = :now, ${sets.join(', ')} REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
                 ConditionExpression: condition.expression,
-                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(Object.keys(fields).map((name) => [`#${name}`, name])) },
                 ExpressionAttributeValues: {
                   ...condition.values,
                   ':to': to,

@@ -1,0 +1,146 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifactRepository } from '#shared/adapters/dynamodb/artifact-repository';
+import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
+import { findAgentBySlug } from '#shared/agents/catalog';
+import { systemClock } from '#shared/domain/clock';
+import type { TaskExecutionStore } from '#shared/domain/ports';
+import { AgentRunner } from '#shared/runtime/agent-runner';
+import { taskEvents } from '../support/event-reader';
+import { provisionForTest, uniqueTenant } from '../support/provisioned';
+import { storedTask } from '../support/task-fixtures';
+
+const runner = new AgentRunner({ store: taskRepository, findAgent: findAgentBySlug, clock: systemClock });
+
+/** A store whose writes start failing after `budget` successful step writes: a worker that dies. */
+function dyingStore(budget: number): TaskExecutionStore {
+  let left = budget;
+  const spend = () => {
+    if (left-- <= 0) throw Object.assign(new Error('worker died'), { name: 'TimeoutError' });
+  };
+  return {
+    load: (tenantId, taskId) => taskRepository.load(tenantId, taskId),
+    start: (task, event) => taskRepository.start(task, event),
+    recordProgress: async (task, step, event) => (spend(), taskRepository.recordProgress(task, step, event)),
+    emitArtifact: async (task, step, artifact, event) => (spend(), taskRepository.emitArtifact(task, step, artifact, event)),
+    complete: async (task, at, event) => (spend(), taskRepository.complete(task, at, event)),
+    fail: (task, error, at, event) => taskRepository.fail(task, error, at, event),
+    discardArtifacts: (task) => taskRepository.discardArtifacts(task),
+  };
+}
+
+describe('agent runner on DynamoDB Local', () => {
+  beforeAll(async () => {
+    await provisionForTest('runner');
+  });
+
+  it('runs a task to complete, with its artifacts and every event in order', async () => {
+    const tenant = uniqueTenant();
+    const task = await storedTask(tenant);
+
+    await expect(runner.run(tenant, task.task_id)).resolves.toBe('complete');
+
+    const done = (await taskRepository.load(tenant, task.task_id))!;
+    expect(done.status).toBe('complete');
+    expect(done.completed_at).toBeDefined();
+    const types = Object.values(done.artifacts).map((artifact) => artifact.type).sort();
+    expect(types).toEqual(['ai_readiness.audit_report', 'ai_readiness.gap_summary']);
+    const events = (await taskEvents(tenant, task.task_id)).map((event) => event.type);
+    expect(events[0]).toBe('task.created');
+    expect(events[1]).toBe('task.started');
+    expect(events.filter((type) => type === 'artifact.emitted')).toHaveLength(2);
+    expect(events.at(-1)).toBe('task.complete');
+    expect(events).toContain('task.progress');
+  });
+
+  it('fails input that breaks the manifest schema with malformed_input and its details', async () => {
+    const tenant = uniqueTenant();
+    const task = await storedTask(tenant, { input: { scope: 42, surprise: true } });
+
+    await expect(runner.run(tenant, task.task_id)).resolves.toBe('failed');
+
+    const failed = (await taskRepository.load(tenant, task.task_id))!;
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.code).toBe('malformed_input');
+    expect(failed.error?.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: expect.stringContaining('input') })]));
+    const events = (await taskEvents(tenant, task.task_id)).map((event) => event.type);
+    expect(events.filter((type) => type === 'task.failed')).toHaveLength(1);
+  });
+
+  it('continues where a dead worker stopped: no duplicate artifact, event or transition', async () => {
+    const tenant = uniqueTenant();
+    const reference = await storedTask(tenant);
+    await runner.run(tenant, reference.task_id);
+    const eventsOfCleanRun = (await taskEvents(tenant, reference.task_id)).length;
+    const task = await storedTask(tenant);
+
+    // Kill the worker after 1, 2, 3, ... successful writes, redelivering each time, until a run survives.
+    let deaths = 0;
+    for (let budget = 1; budget < 20; budget++) {
+      const dying = new AgentRunner({ store: dyingStore(budget), findAgent: findAgentBySlug, clock: systemClock });
+      const outcome = await dying.run(tenant, task.task_id).catch(() => 'died');
+      if (outcome !== 'died') break;
+      deaths++;
+    }
+
+    expect(deaths).toBeGreaterThan(2);
+    const done = (await taskRepository.load(tenant, task.task_id))!;
+    expect(done.status).toBe('complete');
+    expect(Object.keys(done.artifacts)).toHaveLength(2);
+    const events = await taskEvents(tenant, task.task_id);
+    expect(events).toHaveLength(eventsOfCleanRun);
+    expect(events.filter((event) => event.type === 'artifact.emitted').map((event) => event.data.artifact_id).sort()).toEqual(Object.keys(done.artifacts).sort());
+    expect(await artifactRepository.getMany(tenant, Object.keys(done.artifacts))).toHaveLength(2);
+  });
+
+  it('runs a task once when the same message is delivered twice at the same time', async () => {
+    const tenant = uniqueTenant();
+    const task = await storedTask(tenant);
+
+    const outcomes = await Promise.all([runner.run(tenant, task.task_id), runner.run(tenant, task.task_id)]);
+
+    expect(outcomes).toContain('complete');
+    const done = (await taskRepository.load(tenant, task.task_id))!;
+    expect(Object.keys(done.artifacts)).toHaveLength(2);
+    const events = (await taskEvents(tenant, task.task_id)).map((event) => event.type);
+    expect(events.filter((type) => type === 'task.complete')).toHaveLength(1);
+    expect(events.filter((type) => type === 'task.started')).toHaveLength(1);
+    expect(events.filter((type) => type === 'artifact.emitted')).toHaveLength(2);
+  });
+
+  it('stops a task cancelled mid-run at its next step and discards the artifacts it emitted', async () => {
+    const tenant = uniqueTenant();
+    const task = await storedTask(tenant);
+    const cancelAfterFirstArtifact: TaskExecutionStore = {
+      ...dyingStore(1000),
+      emitArtifact: async (current, step, artifact, event) => {
+        const outcome = await taskRepository.emitArtifact(current, step, artifact, event);
+        const latest = (await taskRepository.load(tenant, task.task_id))!;
+        if (latest.status === 'running') await taskRepository.cancel(latest, { ...event, event_id: `${event.event_id}x`, type: 'task.cancelled' });
+        return outcome;
+      },
+    };
+    const cancelling = new AgentRunner({ store: cancelAfterFirstArtifact, findAgent: findAgentBySlug, clock: systemClock });
+
+    await expect(cancelling.run(tenant, task.task_id)).resolves.toBe('stopped');
+
+    const cancelled = (await taskRepository.load(tenant, task.task_id))!;
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.artifacts).toEqual({});
+    const emitted = (await taskEvents(tenant, task.task_id)).filter((event) => event.type === 'artifact.emitted');
+    expect(emitted).toHaveLength(1);
+    await expect(artifactRepository.get(tenant, emitted[0].data.artifact_id as string)).resolves.toBeUndefined();
+    await expect(runner.run(tenant, task.task_id)).resolves.toBe('skipped');
+  });
+
+  it('lets exactly one of two racing cancels win; the other gets a conflict', async () => {
+    const tenant = uniqueTenant();
+    const task = await storedTask(tenant);
+    const event = (id: string) => ({ event_id: id, type: 'task.cancelled' as const, created_at: new Date().toISOString(), tenant_id: tenant, task_id: task.task_id, data: {} });
+
+    const results = await Promise.allSettled([taskRepository.cancel(task, event('evt_a')), taskRepository.cancel(task, event('evt_b'))]);
+
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
+    expect(rejected.reason).toMatchObject({ code: 'task_not_cancellable' });
+  });
+});
