@@ -87,7 +87,9 @@ export class Api extends Construct {
       );
     }
 
-    new CfnOutput(this, 'Url', { value: this.api.url, description: `Base URL of the API (stage ${STAGE_NAME})` });
+    // One output under a stable key for scripts; RestApi's own hashed `Endpoint` output would duplicate it.
+    this.api.node.tryRemoveChild('Endpoint');
+    new CfnOutput(this, 'Url', { value: this.api.url, description: `Base URL of the API (stage ${STAGE_NAME})` }).overrideLogicalId('ApiUrl');
   }
 }
 

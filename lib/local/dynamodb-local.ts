@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { freePort, waitForPort } from '#lib/local/free-port';
 
 export interface DynamoDbLocal {
   endpoint: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -42,6 +43,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string }): Promise
   await Promise.race([waitForPort(port, 30_000), failedToStart]);
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
@@ -51,4 +53,22 @@ export async function startDynamoDbLocal(options: { dataDir?: string }): Promise
       }
     },
   };
+}
+
+/**
+ * Stops a DynamoDB Local left running by a runtime that was killed (its Java child outlives it).
+ * SIGTERM lets it flush what it acknowledged before a new one opens the same data files.
+ */
+export async function stopOrphanedDynamoDbLocal(pid: number): Promise<void> {
+  const isDynamoDbLocal = () => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal.jar');
+    } catch {
+      return false;
+    }
+  };
+  if (!isDynamoDbLocal()) return;
+  process.kill(pid, 'SIGTERM');
+  for (let waited = 0; waited < 10_000 && isDynamoDbLocal(); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (isDynamoDbLocal()) process.kill(pid, 'SIGKILL');
 }

@@ -3,6 +3,8 @@ import type { EngineEndpoints } from '#lib/local/provision';
 import { startSqsLocal } from '#lib/local/sqs-local';
 
 export interface Engines extends EngineEndpoints {
+  /** Process id of DynamoDB Local, recorded so that a crashed runtime's engine can be stopped. */
+  dynamodbPid: number;
   stop(): Promise<void>;
 }
 
@@ -14,6 +16,7 @@ export async function startEngines(options: { dynamoDataDir?: string } = {}): Pr
     return {
       dynamodb: dynamo.endpoint,
       sqs: sqs.endpoint,
+      dynamodbPid: dynamo.pid,
       async stop() {
         await sqs.stop();
         await dynamo.stop();

@@ -1,11 +1,12 @@
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { consumers } from '#shared/config/topology';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
 import { createApiKey, ensureApiKey } from '#shared/services/api-keys';
 import { createApiGateway, STAGE } from '#lib/local/api-gateway';
+import { stopOrphanedDynamoDbLocal } from '#lib/local/dynamodb-local';
 import { startEngines, type Engines } from '#lib/local/engines';
 import { provision, type EngineEndpoints } from '#lib/local/provision';
 import { QueuePoller } from '#lib/local/queue-poller';
@@ -67,6 +68,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   try {
     let endpoints = options.engines;
     if (!endpoints) {
+      if (!options.inMemory) await stopEngineOfCrashedRun(options.dataDir);
       engines = await startEngines({ dynamoDataDir: options.inMemory ? undefined : resolve(options.dataDir, 'dynamodb') });
       endpoints = engines;
     }
@@ -75,7 +77,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (!options.inMemory && !options.engines) {
       // Lets `npm run keys -- --local` find this runtime's table.
       mkdirSync(options.dataDir, { recursive: true });
-      writeFileSync(join(options.dataDir, 'runtime.json'), JSON.stringify({ pid: process.pid, tableName: name, dynamodb: endpoints.dynamodb }, null, 2));
+      writeFileSync(join(options.dataDir, 'runtime.json'), JSON.stringify({ pid: process.pid, tableName: name, dynamodb: endpoints.dynamodb, dynamodbPid: engines?.dynamodbPid }, null, 2));
     }
 
     let devKey: string | undefined;
@@ -116,4 +118,16 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
 export function defaultDataDir(): string {
   return join(process.cwd(), '.gatehouse');
+}
+
+/** A runtime killed with SIGKILL leaves its DynamoDB Local running on the data dir; stop it first. */
+async function stopEngineOfCrashedRun(dataDir: string): Promise<void> {
+  const file = join(dataDir, 'runtime.json');
+  if (!existsSync(file)) return;
+  try {
+    const { dynamodbPid } = JSON.parse(readFileSync(file, 'utf8')) as { dynamodbPid?: number };
+    if (dynamodbPid) await stopOrphanedDynamoDbLocal(dynamodbPid);
+  } catch {
+    // an unreadable file from an older run: nothing to stop
+  }
 }

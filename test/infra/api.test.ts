@@ -1,0 +1,114 @@
+import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authorizer, routes } from '#functions/routes';
+import { synthGatehouse } from './synth';
+import { methodFor, type CfnResource } from './template-queries';
+
+const PROBLEM_JSON = "'application/problem+json'";
+
+describe('REST API', () => {
+  let template: Template;
+  beforeAll(() => {
+    template = synthGatehouse();
+  }, 120_000);
+
+  it('is one regional REST API deployed to the v1 stage with throttling, tracing, metrics and JSON access logs', () => {
+    const accessLogFormat = new Capture();
+
+    template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { EndpointConfiguration: { Types: ['REGIONAL'] } });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'v1',
+      TracingEnabled: true,
+      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', MetricsEnabled: true, ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 })],
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: accessLogFormat },
+    });
+
+    expect(JSON.parse(accessLogFormat.asString())).toMatchObject({ requestId: '$context.requestId', status: '$context.status', tenantId: '$context.authorizer.tenant_id' });
+  });
+
+  it('has exactly one method per route in the table', () => {
+    template.resourceCountIs('AWS::ApiGateway::Method', routes.length);
+  });
+
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('serves %s through a Lambda proxy integration', (_, route) => {
+    const method = methodFor(template, route);
+
+    expect(method.Properties).toMatchObject({ HttpMethod: route.method, Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' } });
+  });
+
+  it('guards api_key routes with the request authorizer and leaves the others open', () => {
+    const authorizerId = Object.keys(template.findResources('AWS::ApiGateway::Authorizer'))[0];
+
+    for (const route of routes) {
+      const { Properties } = methodFor(template, route);
+      if (route.auth === 'api_key') expect(Properties, route.path).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } });
+      else expect(Properties, route.path).toMatchObject({ AuthorizationType: 'NONE' });
+    }
+    expect(methodFor(template, routes.find((route) => route.path === '/health')!).Properties.AuthorizationType).toBe('NONE');
+  });
+
+  it('resolves API keys with a REQUEST authorizer on the Authorization header, cached per key', () => {
+    template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: authorizer.cacheTtlSeconds,
+    });
+    expect(authorizer.cacheTtlSeconds).toBe(60);
+  });
+
+  it.each([
+    ['UNAUTHORIZED', '401', 'unauthorized'],
+    ['ACCESS_DENIED', '403', 'forbidden'],
+    ['MISSING_AUTHENTICATION_TOKEN', '404', 'route_not_found'],
+    ['AUTHORIZER_FAILURE', '503', 'service_unavailable'],
+    ['AUTHORIZER_CONFIGURATION_ERROR', '503', 'service_unavailable'],
+    ['REQUEST_TOO_LARGE', '413', 'payload_too_large'],
+    ['THROTTLED', '429', 'rate_limited'],
+  ])('answers the gateway response %s with a %s problem+json (%s)', (responseType, statusCode, code) => {
+    const body = new Capture();
+
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: responseType,
+      StatusCode: statusCode,
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Content-Type': PROBLEM_JSON }),
+      ResponseTemplates: { 'application/json': body },
+    });
+
+    expect(JSON.parse(body.asString())).toEqual({
+      type: `https://gatehouse.dev/problems/${code.replace(/_/g, '-')}`,
+      title: expect.any(String),
+      status: Number(statusCode),
+      detail: expect.any(String),
+      code,
+    });
+  });
+
+  it('asks clients to retry throttled and authorizer-failure responses later', () => {
+    for (const responseType of ['THROTTLED', 'AUTHORIZER_FAILURE']) {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: responseType,
+        ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': Match.stringLikeRegexp("^'\\d+'$") }),
+      });
+    }
+  });
+
+  it('shapes every other gateway 4xx and 5xx as problem+json too, keeping their own status codes', () => {
+    const responses = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse')) as CfnResource[];
+
+    for (const responseType of ['DEFAULT_4XX', 'DEFAULT_5XX']) {
+      const response = responses.find(({ Properties }) => Properties.ResponseType === responseType);
+      expect(response?.Properties.StatusCode, responseType).toBeUndefined();
+      expect(response?.Properties.ResponseParameters['gatewayresponse.header.Content-Type']).toBe(PROBLEM_JSON);
+      expect(response?.Properties.ResponseTemplates['application/json']).toMatch(/^\{"type":"https:\/\/gatehouse\.dev\/problems\/[a-z-]+","title":"[^"]+","detail":.+,"code":"[a-z_]+"\}$/);
+    }
+  });
+
+  it('outputs the base URL of the v1 stage under a stable key', () => {
+    template.hasOutput('ApiUrl', {
+      Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('^https://$'), { Ref: Match.stringLikeRegexp('Stagev1') }])] },
+    });
+    expect(Object.keys(template.findOutputs('*'))).toEqual(['ApiUrl']);
+  });
+});

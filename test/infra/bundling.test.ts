@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '#functions/routes';
+import { synthGatehouse } from './synth';
+import type { CfnResource } from './template-queries';
+
+const run = promisify(execFile);
+const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/**
+ * The one synth that really bundles: every handler must resolve its imports with the local
+ * esbuild (no Docker), and the ESM bundle must load in Node, CommonJS dependencies included.
+ */
+describe('function bundles', () => {
+  const outdir = mkdtempSync(join(tmpdir(), 'gatehouse-cdk-'));
+  let bundles: { id: string; file: string }[];
+
+  beforeAll(() => {
+    const template: Template = synthGatehouse({ bundle: true, outdir });
+    const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
+    bundles = Object.entries(functions).map(([id, fn]) => {
+      const assetHash = (fn.Properties.Code.S3Key as string).replace(/\.zip$/, '');
+      return { id, file: join(outdir, `asset.${assetHash}`, 'index.mjs') };
+    });
+  }, 120_000);
+
+  afterAll(() => {
+    rmSync(outdir, { recursive: true, force: true });
+  });
+
+  it('bundles every function into its own ESM file with a source map', () => {
+    expect(bundles).toHaveLength(routes.length + 2);
+    expect(new Set(bundles.map(({ file }) => file)).size).toBe(bundles.length);
+
+    for (const { id, file } of bundles) {
+      const code = readFileSync(file, 'utf8');
+      expect(code.startsWith(ESM_REQUIRE_BANNER), id).toBe(true);
+      expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map'), id).toBe(true);
+      expect(existsSync(`${file}.map`), id).toBe(true);
+    }
+  });
+
+  it('produces bundles that load in plain Node and export `handler`', async () => {
+    // A fresh Node process, not vitest's transform pipeline: the way Lambda loads them.
+    const script = `for (const file of JSON.parse(process.argv[1])) console.log(typeof (await import(file)).handler);`;
+    const urls = bundles.map(({ file }) => pathToFileURL(file).href);
+
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(urls)]);
+
+    expect(stdout.trim().split('\n')).toEqual(urls.map(() => 'function'));
+  });
+});

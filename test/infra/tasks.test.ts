@@ -1,0 +1,92 @@
+import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TASK_QUEUES, VISIBILITY_TIMEOUT_FACTOR, taskWorker, visibilityTimeoutSeconds, type QueueDefinition } from '#shared/config/topology';
+import type { TaskPriority } from '#shared/domain/task';
+import { synthGatehouse } from './synth';
+import { idAtPath, workerId, type CfnResource } from './template-queries';
+
+const FOURTEEN_DAYS = 14 * 24 * 60 * 60;
+const definitions = Object.entries(TASK_QUEUES) as [TaskPriority, QueueDefinition][];
+const EXPECTED_MAX_CONCURRENCY: Record<TaskPriority, number> = { high: 20, normal: 10, low: 5 };
+
+describe('task queues and worker', () => {
+  let template: Template;
+  const queueId = (name: string) => idAtPath(template, 'AWS::SQS::Queue', `Gatehouse/Tasks/${name}/Resource`);
+  const mappings = () => Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as CfnResource[];
+
+  beforeAll(() => {
+    template = synthGatehouse();
+  }, 120_000);
+
+  it('creates one queue and one dead-letter queue per task priority', () => {
+    template.resourceCountIs('AWS::SQS::Queue', 2 * definitions.length);
+  });
+
+  it.each(definitions)('redrives the %s queue to its own DLQ after maxReceiveCount and keeps dead letters 14 days', (_, definition) => {
+    const deadLetterQueue = new Capture();
+
+    template.hasResource('AWS::SQS::Queue', {
+      Metadata: { 'aws:cdk:path': `Gatehouse/Tasks/${definition.name}/Resource` },
+      Properties: Match.objectLike({
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterQueue, 'Arn'] }, maxReceiveCount: definition.maxReceiveCount },
+      }),
+    });
+
+    expect(deadLetterQueue.asString()).toBe(queueId(`${definition.name}-dlq`));
+    template.hasResource('AWS::SQS::Queue', {
+      Metadata: { 'aws:cdk:path': `Gatehouse/Tasks/${definition.name}-dlq/Resource` },
+      Properties: Match.objectLike({ MessageRetentionPeriod: FOURTEEN_DAYS }),
+    });
+  });
+
+  it.each(definitions)('hides a received %s message for at least six worker timeouts', (_, definition) => {
+    const queue = template.findResources('AWS::SQS::Queue')[queueId(definition.name)] as CfnResource;
+
+    expect(queue.Properties.VisibilityTimeout).toBe(visibilityTimeoutSeconds(definition.name));
+    expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * taskWorker.timeoutSeconds);
+  });
+
+  it('encrypts every queue with SQS-managed keys and denies access without TLS', () => {
+    const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
+
+    template.allResourcesProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    for (const id of queueIds) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 'sqs:*',
+              Principal: { AWS: '*' },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('feeds the worker from each task queue exactly once, in batches, with partial batch failures', () => {
+    const worker = workerId(template);
+    const sources = new Capture();
+
+    template.allResourcesProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [sources, 'Arn'] },
+      FunctionName: { Ref: worker },
+      BatchSize: taskWorker.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const sourceIds: string[] = [];
+    do sourceIds.push(sources.asString());
+    while (sources.next());
+
+    expect(sourceIds.sort()).toEqual(taskWorker.queues.map(queueId).sort());
+  });
+
+  it.each(definitions)('caps the %s queue mapping concurrency, so priorities share the worker', (priority, definition) => {
+    const mapping = mappings().find((candidate) => candidate.Properties.EventSourceArn['Fn::GetAtt'][0] === queueId(definition.name));
+
+    expect(mapping?.Properties.ScalingConfig).toEqual({ MaximumConcurrency: EXPECTED_MAX_CONCURRENCY[priority] });
+  });
+});

@@ -1,0 +1,95 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import type { RouteDefinition } from '#functions/routes';
+
+/** A CloudFormation resource as `Template.findResources` returns it. */
+export interface CfnResource {
+  Type: string;
+  /** Untyped CloudFormation JSON: tests read whichever properties they assert on. */
+  Properties: Record<string, any>;
+  DeletionPolicy?: string;
+  Metadata?: { 'aws:cdk:path'?: string };
+}
+
+export interface PolicyStatement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+/** The logical id in the first `Fn::GetAtt` found anywhere in `value` (integration URIs, role ARNs). */
+export function getAttTarget(value: unknown): string | undefined {
+  if (Array.isArray(value)) return value.map(getAttTarget).find(Boolean);
+  if (value && typeof value === 'object') {
+    const getAtt = (value as Record<string, unknown>)['Fn::GetAtt'];
+    if (Array.isArray(getAtt)) return getAtt[0] as string;
+    return Object.values(value).map(getAttTarget).find(Boolean);
+  }
+  return undefined;
+}
+
+/** Full paths (`/tasks/{task_id}`) of the API's resources, by logical id. */
+function resourcePaths(template: Template): Map<string, string> {
+  const resources = template.findResources('AWS::ApiGateway::Resource') as Record<string, CfnResource>;
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known) return known;
+    const { ParentId, PathPart } = resources[id].Properties;
+    const parent: string | undefined = ParentId.Ref;
+    const path = `${parent ? pathOf(parent) : ''}/${PathPart}`;
+    paths.set(id, path);
+    return path;
+  };
+  Object.keys(resources).forEach(pathOf);
+  return paths;
+}
+
+/** The AWS::ApiGateway::Method serving a route, found by its resource's path and HTTP method. */
+export function methodFor(template: Template, route: RouteDefinition): CfnResource {
+  const paths = resourcePaths(template);
+  const methods = Object.values(template.findResources('AWS::ApiGateway::Method')) as CfnResource[];
+  const matches = methods.filter(
+    ({ Properties }) => Properties.HttpMethod === route.method && paths.get(Properties.ResourceId?.Ref) === route.path,
+  );
+  if (matches.length !== 1) throw new Error(`expected one method for ${route.method} ${route.path}, found ${matches.length}`);
+  return matches[0];
+}
+
+/** Logical id of the Lambda function a route's method invokes. */
+export function functionIdFor(template: Template, route: RouteDefinition): string {
+  const functionId = getAttTarget(methodFor(template, route).Properties.Integration.Uri);
+  if (!functionId) throw new Error(`no function behind ${route.method} ${route.path}`);
+  return functionId;
+}
+
+/** Every statement of every IAM policy attached to a function's execution role. */
+export function roleStatements(template: Template, functionId: string): PolicyStatement[] {
+  const fn = template.findResources('AWS::Lambda::Function')[functionId] as CfnResource;
+  const roleId = getAttTarget(fn.Properties.Role);
+  const policies = Object.values(template.findResources('AWS::IAM::Policy')) as CfnResource[];
+  return policies
+    .filter(({ Properties }) => (Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+    .flatMap(({ Properties }) => Properties.PolicyDocument.Statement as PolicyStatement[]);
+}
+
+/** The actions of a list of statements, flattened. */
+export function actionsOf(statements: PolicyStatement[]): string[] {
+  return statements.flatMap(({ Action }) => (Array.isArray(Action) ? Action : [Action]));
+}
+
+/** Logical id of the task worker: the function the SQS event source mappings invoke. */
+export function workerId(template: Template): string {
+  const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as CfnResource[];
+  const ids = new Set(mappings.map(({ Properties }) => Properties.FunctionName.Ref as string));
+  if (ids.size !== 1) throw new Error(`expected one worker, found ${ids.size}`);
+  return [...ids][0];
+}
+
+/** Logical id of the resource at a construct path such as `Gatehouse/Tasks/tasks-high/Resource`. */
+export function idAtPath(template: Template, type: string, path: string): string {
+  const ids = Object.entries(template.findResources(type) as Record<string, CfnResource>)
+    .filter(([, resource]) => resource.Metadata?.['aws:cdk:path'] === path)
+    .map(([id]) => id);
+  if (ids.length !== 1) throw new Error(`expected one ${type} at ${path}, found ${ids.length}`);
+  return ids[0];
+}
