@@ -1,3 +1,6 @@
+/** The API version; the stage of the deployed API and the path prefix of the local one. */
+export const API_VERSION = 'v1';
+
 /**
  * The API's route table, declared once. The CDK API construct builds API Gateway resources and
  * one Lambda function per route from it; the local runtime serves the same routes with the same
@@ -6,7 +9,8 @@
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface RouteAccess {
-  table: 'read' | 'read_write';
+  /** `none`: the function never touches the table and gets no access to it. */
+  table: 'none' | 'read' | 'read_write';
   /** Sends to the task queues. */
   dispatchTasks?: boolean;
 }
@@ -25,7 +29,7 @@ export interface RouteDefinition {
 }
 
 export const routes: readonly RouteDefinition[] = [
-  { method: 'GET', path: '/health', handler: 'functions/health/get-health.ts', auth: 'none', access: { table: 'read' }, unversioned: true },
+  { method: 'GET', path: '/health', handler: 'functions/health/get-health.ts', auth: 'none', access: { table: 'none' }, unversioned: true },
 
   { method: 'POST', path: '/agents/deploy', handler: 'functions/agents/deploy-agent.ts', auth: 'api_key', access: { table: 'read_write' } },
   { method: 'GET', path: '/agents', handler: 'functions/agents/list-agents.ts', auth: 'api_key', access: { table: 'read' } },

@@ -14,12 +14,12 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { authorizer, routes } from '#functions/routes';
+import { API_VERSION, authorizer, routes } from '#functions/routes';
 import { addProblemGatewayResponses } from '#lib/constructs/gateway-responses';
 import { GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
 
 /** The stage is the API version: clients call `/v1/...`, as against the local runtime. */
-export const STAGE_NAME = 'v1';
+export const STAGE_NAME = API_VERSION;
 
 /** Below API Gateway's 29 s integration limit, so a slow handler ends as our problem+json, not a gateway 504. */
 const HANDLER_TIMEOUT = Duration.seconds(10);

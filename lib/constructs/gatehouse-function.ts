@@ -69,6 +69,7 @@ export class GatehouseFunction extends NodejsFunction {
    * goes with it: TABLE_NAME always; the task queue URLs only when it dispatches tasks.
    */
   public bindData(access: RouteAccess, { table, taskQueues }: DataResources): void {
+    if (access.table === 'none') return;
     this.addEnvironment('TABLE_NAME', table.tableName);
     if (access.table === 'read_write') table.grantReadWriteData(this);
     else table.grantReadData(this);

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { authorizer, routes, type RouteDefinition } from '#functions/routes';
+import { API_VERSION, authorizer, routes, type RouteDefinition } from '#functions/routes';
 import { mapErrorToResponse } from '#shared/http/error-mapper';
 import { problemResponse } from '#shared/http/problem';
 import { ServiceUnavailableError, UnauthorizedError } from '#shared/domain/errors';
 import { lambdaContext, loadHandler } from '#lib/local/handler-loader';
 
-export const STAGE = 'v1';
+export const STAGE = API_VERSION;
 /** API Gateway's own payload limit; our handlers enforce the smaller 1 MiB themselves. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 

@@ -26,7 +26,7 @@ describe('Lambda functions', () => {
         Architectures: ['arm64'],
         TracingConfig: { Mode: 'Active' },
         Handler: 'index.handler',
-        Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps', TABLE_NAME: { Ref: expect.any(String) } } },
+        Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
       });
     }
   });

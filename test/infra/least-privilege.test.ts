@@ -36,6 +36,13 @@ describe('least privilege', () => {
     expect(actions.filter((action) => TABLE_WRITES.includes(action))).toEqual([]);
   });
 
+  it.each(routes.filter((route) => route.access.table === 'none').map((route) => [`${route.method} ${route.path}`, route] as const))('gives %s no table access and no table name', (_, route) => {
+    const functionId = functionIdFor(template, route);
+
+    expect(actionsOf(statementsOf(functionId)).filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
+    expect(template.toJSON().Resources[functionId].Properties.Environment?.Variables?.TABLE_NAME).toBeUndefined();
+  });
+
   it.each(writeRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('lets %s write the table', (_, route) => {
     expect(actionsOf(statementsOf(functionIdFor(template, route)))).toEqual(expect.arrayContaining(TABLE_WRITES));
   });
@@ -65,7 +72,7 @@ describe('least privilege', () => {
     const statements = Object.keys(template.findResources('AWS::Lambda::Function')).flatMap(statementsOf);
     const dynamoStatements = statements.filter((statement) => actionsOf([statement]).some((action) => action.startsWith('dynamodb:')));
 
-    expect(dynamoStatements).toHaveLength(routes.length + 2);
+    expect(dynamoStatements).toHaveLength(routes.filter((route) => route.access.table !== 'none').length + 2);
     for (const statement of dynamoStatements) {
       const resources = [statement.Resource].flat();
       expect(resources).not.toContain('*');
