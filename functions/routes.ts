@@ -49,6 +49,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/artifacts', handler: 'functions/artifacts/list-artifacts.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/get-artifact.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'DELETE', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/delete-artifact.ts', auth: 'api_key', access: { table: 'read_write' } },
+
+  { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', access: { table: 'read' } },
 ];
 
 /** The API's authorizer: resolves `Authorization: Bearer <key>` to a tenant. */

@@ -1,11 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
-import { keys } from '#shared/adapters/dynamodb/keys';
+import { eventRepository } from '#shared/adapters/dynamodb/event-repository';
 import type { ServiceEvent } from '#shared/domain/event';
 
-/** Reads a task's events straight from the table, oldest first (GET /events comes later). */
+/** A task's events, oldest first, through the event log's task index. */
 export async function taskEvents(tenantId: string, taskId: string): Promise<ServiceEvent[]> {
-  const { pk } = keys.event(tenantId, taskId, 'x');
-  const { Items } = await documentClient().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
-  return (Items ?? []) as ServiceEvent[];
+  const { events } = await eventRepository.after(tenantId, { taskId }, 'evt_', undefined, 1000);
+  return events;
 }

@@ -10,6 +10,15 @@ const tenant = (tenantId: string) => `TENANT#${tenantId}`;
 
 /** Number of shards of the active-task index; spread so one busy tenant does not heat one key. */
 export const ACTIVE_TASK_SHARDS = 4;
+/** Partitions a tenant's events of one day are spread over (see docs/data-model.md). */
+export const EVENT_SHARDS = 4;
+
+/** A stable shard for an id, from its characters. */
+export function shardOf(id: string, shards: number): number {
+  let sum = 0;
+  for (const char of id) sum = (sum * 31 + char.charCodeAt(0)) % 1_000_003;
+  return sum % shards;
+}
 
 export const keys = {
   apiKey: (keyHash: string): Key => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
@@ -35,14 +44,18 @@ export const keys = {
 
   artifact: (tenantId: string, artifactId: string): Key => ({ pk: `${tenant(tenantId)}#ARTIFACT#${artifactId}`, sk: 'ARTIFACT' }),
 
-  event: (tenantId: string, taskId: string, eventId: string): Key => ({ pk: `${tenant(tenantId)}#TASK#${taskId}#EVENTS`, sk: eventId }),
-  eventListing: (tenantId: string, eventId: string) => ({ [GSI1.partitionKey]: `${tenant(tenantId)}#EVENTS`, [GSI1.sortKey]: eventId }),
+  /** Events of one tenant-day, spread over EVENT_SHARDS partitions by event id. */
+  event: (tenantId: string, day: string, shard: number, eventId: string): Key => ({ pk: keys.eventShardPartition(tenantId, day, shard), sk: eventId }),
+  eventShardPartition: (tenantId: string, day: string, shard: number) => `${tenant(tenantId)}#EVENTS#${day}#${shard}`,
+  eventsOfTaskListing: (tenantId: string, taskId: string, eventId: string) => ({ [GSI1.partitionKey]: keys.eventsOfTaskPartition(tenantId, taskId), [GSI1.sortKey]: eventId }),
+  eventsOfTaskPartition: (tenantId: string, taskId: string) => `${tenant(tenantId)}#TASK#${taskId}#EVENTS`,
+  /** One marker per tenant and day that has events, so listings skip empty days. */
+  eventDay: (tenantId: string, day: string): Key => ({ pk: `${tenant(tenantId)}#EVENTDAYS`, sk: day }),
+  eventDaysPartition: (tenantId: string) => `${tenant(tenantId)}#EVENTDAYS`,
 
   idempotency: (tenantId: string, idempotencyKey: string): Key => ({ pk: `${tenant(tenantId)}#IDEMPOTENCY#${idempotencyKey}`, sk: 'IDEMPOTENCY' }),
 };
 
 function activeShard(taskId: string): string {
-  let sum = 0;
-  for (const char of taskId) sum = (sum + char.charCodeAt(0)) % ACTIVE_TASK_SHARDS;
-  return `ACTIVE_TASKS#${sum}`;
+  return `ACTIVE_TASKS#${shardOf(taskId, ACTIVE_TASK_SHARDS)}`;
 }

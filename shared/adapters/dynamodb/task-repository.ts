@@ -3,7 +3,7 @@ import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { keys, ACTIVE_TASK_SHARDS } from '#shared/adapters/dynamodb/keys';
 import { GSI1, GSI2, GSI3 } from '#shared/adapters/dynamodb/table-definition';
-import { eventItem } from '#shared/adapters/dynamodb/event-item';
+import { eventPut } from '#shared/adapters/dynamodb/event-item';
 import { encodeCursor, decodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { Artifact } from '#shared/domain/artifact';
@@ -53,7 +53,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: tableName(), Item: taskItem(task), ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: tableName(), Item: eventItem(event) } },
+          await eventPut(event),
         ],
       }),
     );
@@ -110,7 +110,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
                 ExpressionAttributeValues: { ...condition.values, ':running': 'running', ':now': event.created_at },
               },
             },
-            { Put: { TableName: tableName(), Item: eventItem(event) } },
+            await eventPut(event),
           ],
         }),
       );
@@ -163,7 +163,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
               },
             },
             ...extraWrites,
-            { Put: { TableName: tableName(), Item: eventItem(event) } },
+            await eventPut(event),
           ] as never,
         }),
       );
@@ -211,7 +211,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
                 },
               },
             },
-            { Put: { TableName: tableName(), Item: eventItem(event) } },
+            await eventPut(event),
           ],
         }),
       );
@@ -243,7 +243,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
                 ExpressionAttributeValues: { ...condition.values, ':cancelled': 'cancelled', ':now': event.created_at },
               },
             },
-            { Put: { TableName: tableName(), Item: eventItem(event) } },
+            await eventPut(event),
           ],
         }),
       );

@@ -13,5 +13,6 @@ export function isConditionFailure(error: unknown): boolean {
 /** Removes the key and index attributes that only the table needs. */
 export function stripKeys<T>(item: Record<string, unknown>): T {
   const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk, entity, expires_at_epoch, ...rest } = item;
+  void [pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk, entity, expires_at_epoch];
   return rest as T;
 }

@@ -1,0 +1,150 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { encodeTime } from 'ulid';
+import { eventDay } from '#shared/adapters/dynamodb/event-item';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
+import { EVENT_SHARDS, keys } from '#shared/adapters/dynamodb/keys';
+import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
+import { stripKeys } from '#shared/adapters/dynamodb/transactions';
+import type { ServiceEvent } from '#shared/domain/event';
+import { InvalidRequestError } from '#shared/domain/errors';
+
+type Item = Record<string, NativeAttributeValue>;
+
+export interface EventFilters {
+  taskId?: string;
+  agent?: string;
+  types?: string[];
+}
+
+export interface EventQuery extends EventFilters {
+  /** ISO 8601, exclusive. */
+  after?: string;
+  /** ISO 8601, exclusive. */
+  before?: string;
+  limit: number;
+  cursor?: string;
+}
+
+const EVENT_ID = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
+const LOWEST = 'evt_';
+const HIGHEST = 'evt_~';
+
+/** The highest event id created at or before `ms` (ids are `evt_` + ULID, time first). */
+function lastIdAt(ms: number): string {
+  return `evt_${encodeTime(Math.max(0, ms), 10).toLowerCase()}zzzzzzzzzzzzzzzz`;
+}
+
+function dayOf(eventId: string): string {
+  if (eventId === LOWEST) return '0000-00-00';
+  if (eventId === HIGHEST) return '9999-99-99';
+  return eventDay(eventId);
+}
+
+/**
+ * The event log. A tenant's events are spread over EVENT_SHARDS partitions per day, so a busy
+ * tenant writes to several keys at once; a listing walks the days that have events (day
+ * markers), merges the shards of each day by event id and pages by the last event id returned.
+ * The events of one task are also indexed by task (gsi1), which serves `task_id` filters.
+ */
+export class DynamoEventRepository {
+  private get client() {
+    return documentClient();
+  }
+
+  async list(tenantId: string, query: EventQuery): Promise<{ events: ServiceEvent[]; nextCursor: string | null }> {
+    const scope = `events|${tenantId}|${query.taskId ?? ''}|${query.agent ?? ''}|${(query.types ?? []).join(',')}|${query.after ?? ''}|${query.before ?? ''}`;
+    const cursor = decodeCursor(scope, query.cursor, { partitionAttribute: 'tenant', partition: tenantId });
+    if (cursor && !EVENT_ID.test(cursor.last ?? '')) throw new InvalidRequestError('The cursor is not valid for this listing.', [{ path: 'cursor', message: 'malformed' }], 'invalid_cursor');
+    let lower = query.after ? lastIdAt(Date.parse(query.after)) : LOWEST;
+    if (cursor && cursor.last > lower) lower = cursor.last;
+    const upper = query.before ? lastIdAt(Date.parse(query.before) - 1) : HIGHEST;
+    const { events, more } = await this.after(tenantId, query, lower, upper, query.limit);
+    const last = events.at(-1)?.event_id;
+    return { events, nextCursor: more && last ? encodeCursor(scope, { tenant: tenantId, last }) : null };
+  }
+
+  /**
+   * Up to `limit` events with ids above `lower` (exclusive) and up to `upper` (inclusive),
+   * oldest first, and whether more exist. The live stream polls with this too.
+   */
+  async after(tenantId: string, filters: EventFilters, lower: string, upper: string = HIGHEST, limit = 100): Promise<{ events: ServiceEvent[]; more: boolean }> {
+    if (lower >= upper) return { events: [], more: false };
+    if (filters.taskId) return this.afterForTask(tenantId, filters, lower, upper, limit);
+    const found: ServiceEvent[] = [];
+    for (const day of await this.daysBetween(tenantId, dayOf(lower), dayOf(upper))) {
+      const perShard = await Promise.all(
+        Array.from({ length: EVENT_SHARDS }, (_, shard) => this.queryRange(keys.eventShardPartition(tenantId, day, shard), undefined, filters, lower, upper, limit - found.length + 1)),
+      );
+      const merged = perShard.flat().sort((a, b) => a.event_id.localeCompare(b.event_id));
+      found.push(...merged);
+      if (found.length > limit) break;
+    }
+    return { events: found.slice(0, limit), more: found.length > limit };
+  }
+
+  private async afterForTask(tenantId: string, filters: EventFilters, lower: string, upper: string, limit: number) {
+    const found = await this.queryRange(keys.eventsOfTaskPartition(tenantId, filters.taskId!), GSI1, filters, lower, upper, limit + 1);
+    return { events: found.slice(0, limit), more: found.length > limit };
+  }
+
+  private async daysBetween(tenantId: string, from: string, to: string): Promise<string[]> {
+    const days: string[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': keys.eventDaysPartition(tenantId), ':from': from, ':to': to },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      days.push(...(page.Items ?? []).map((item) => item.sk as string));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return days;
+  }
+
+  /** Reads one partition oldest first until `wanted` events match the filters or it runs out. */
+  private async queryRange(partition: string, index: typeof GSI1 | undefined, filters: EventFilters, lower: string, upper: string, wanted: number): Promise<ServiceEvent[]> {
+    const names: Record<string, string> = { '#pk': index ? index.partitionKey : 'pk', '#sk': index ? index.sortKey : 'sk' };
+    const values: Item = { ':pk': partition, ':lower': lower, ':upper': upper };
+    const conditions: string[] = [];
+    if (filters.agent) {
+      names['#agent'] = 'agent';
+      values[':agent'] = filters.agent;
+      conditions.push('#agent = :agent');
+    }
+    if (filters.types?.length) {
+      names['#type'] = 'type';
+      filters.types.forEach((type, position) => (values[`:type${position}`] = type));
+      conditions.push(`#type IN (${filters.types.map((_, position) => `:type${position}`).join(', ')})`);
+    }
+    const found: ServiceEvent[] = [];
+    let startKey: Item | undefined;
+    for (let round = 0; round < 50 && found.length < wanted; round++) {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: index?.indexName,
+          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
+          ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          Limit: Math.max(wanted - found.length + 1, 10),
+          ExclusiveStartKey: startKey,
+          ConsistentRead: index ? undefined : true,
+        }),
+      );
+      // `lower` is exclusive; BETWEEN includes it.
+      found.push(...(page.Items ?? []).filter((item) => item.event_id !== lower).map((item) => stripKeys<ServiceEvent>(item)));
+      startKey = page.LastEvaluatedKey;
+      if (!startKey) break;
+    }
+    return found.slice(0, wanted);
+  }
+}
+
+export const eventRepository = new DynamoEventRepository();

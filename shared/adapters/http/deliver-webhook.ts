@@ -1,0 +1,158 @@
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Resolver } from '#shared/adapters/http/ssrf-guard';
+
+/**
+ * One webhook POST. Never throws for anything the endpoint or the network does: every outcome is
+ * a result the retry logic can act on.
+ *
+ * - The host is resolved and vetted once (ssrf-guard) and the socket connects to that pinned
+ *   address through a custom `lookup`, while the Host header and TLS SNI/certificate check still
+ *   use the URL's hostname. Nothing resolves the name a second time, so DNS rebinding between
+ *   check and connect cannot redirect the request.
+ * - Redirects are not followed (node:http never does): a 3xx is a failure, and following it
+ *   would bypass the address check.
+ * - One deadline covers DNS, connect, TLS, the request and the response headers. Once a status
+ *   has arrived in time the outcome is fixed; draining the body is best effort under the same deadline.
+ * - At most 64 KiB of the response body is read, then discarded: receivers' answers are not
+ *   used, and an endless body must not hold the worker.
+ */
+
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface DeliverWebhookInput {
+  url: string;
+  /** The exact bytes that were signed. */
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs?: number;
+  allowLoopback: boolean;
+  /** DNS override for tests; defaults to the system resolver. */
+  resolve?: Resolver;
+}
+
+export type DeliveryFailure = 'blocked_url' | 'timeout' | 'network' | 'http_status';
+
+export interface DeliveryResult {
+  /** 2xx within the deadline. */
+  ok: boolean;
+  statusCode?: number;
+  latencyMs: number;
+  error?: string;
+  /** 410 Gone: the receiver asks us to stop (decideEndpointDisable acts on it). */
+  gone: boolean;
+  /** Why it failed, for metrics and logs; unset on success. */
+  failure?: DeliveryFailure;
+}
+
+/** POSTs a signed webhook to its vetted, pinned address; see the module comment for the rules. */
+export async function deliverWebhook(input: DeliverWebhookInput): Promise<DeliveryResult> {
+  const timeoutMs = input.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const deadline = AbortSignal.timeout(timeoutMs);
+
+  let target: PinnedTarget;
+  try {
+    target = await raceDeadline(assertDeliverableUrl(input.url, { allowLoopback: input.allowLoopback, resolve: input.resolve }), deadline);
+  } catch (error) {
+    if (deadline.aborted) return failed('timeout', `timed out after ${timeoutMs} ms resolving the host`, elapsed());
+    const blocked = error instanceof UndeliverableUrlError;
+    return failed(blocked ? 'blocked_url' : 'network', (error as Error).message, elapsed());
+  }
+
+  return new Promise<DeliveryResult>((resolve) => {
+    let settled = false;
+    let statusCode: number | undefined;
+    const finish = (result: DeliveryResult) => {
+      if (settled) return;
+      settled = true;
+      deadline.removeEventListener('abort', onDeadline);
+      req.destroy();
+      resolve(result);
+    };
+    const fromStatus = (): DeliveryResult => {
+      const code = statusCode as number;
+      const ok = code >= 200 && code < 300;
+      return ok
+        ? { ok, statusCode: code, latencyMs: elapsed(), gone: false }
+        : { ok, statusCode: code, latencyMs: elapsed(), gone: code === 410, error: `HTTP ${code}`, failure: 'http_status' };
+    };
+    const onDeadline = () => {
+      finish(statusCode === undefined ? failed('timeout', `timed out after ${timeoutMs} ms`, elapsed()) : fromStatus());
+    };
+
+    const req = (target.url.protocol === 'https:' ? httpsRequest : httpRequest)(target.url, requestOptions(target, input));
+    req.on('response', (response: IncomingMessage) => {
+      statusCode = response.statusCode ?? 0;
+      drain(response, () => finish(fromStatus()));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      finish(statusCode === undefined ? failed('network', error.code ?? error.message, elapsed()) : fromStatus());
+    });
+    if (deadline.aborted) return onDeadline();
+    deadline.addEventListener('abort', onDeadline, { once: true });
+    req.end(input.body, 'utf8');
+  });
+}
+
+function requestOptions(target: PinnedTarget, input: DeliverWebhookInput): RequestOptions & { servername?: string } {
+  // The caller's headers never override framing or the Host that belongs to the URL.
+  const headers = Object.fromEntries(
+    Object.entries(input.headers).filter(([name]) => !['host', 'content-length', 'transfer-encoding', 'connection'].includes(name.toLowerCase())),
+  );
+  return {
+    method: 'POST',
+    headers: { ...headers, 'Content-Length': String(Buffer.byteLength(input.body, 'utf8')), Connection: 'close' },
+    lookup: pinnedLookup(target),
+    // A fresh socket per delivery: a pooled one could belong to an earlier resolution of the name.
+    agent: false,
+    // SNI and certificate verification are for the name the client registered, not the pinned IP.
+    ...(target.url.protocol === 'https:' && target.hostname !== target.address ? { servername: target.hostname } : {}),
+  };
+}
+
+/**
+ * A `lookup` that answers every query with the vetted address. Node calls it with `all: true`
+ * when happy-eyeballs (autoSelectFamily) is on, and without otherwise; both shapes are served.
+ */
+function pinnedLookup(target: PinnedTarget): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  }) as LookupFunction;
+}
+
+/** Reads and discards up to MAX_RESPONSE_BYTES, then calls `done` once (end, limit, or error). */
+function drain(response: IncomingMessage, done: () => void): void {
+  let received = 0;
+  let called = false;
+  const once = () => {
+    if (!called) {
+      called = true;
+      done();
+    }
+  };
+  response.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received >= MAX_RESPONSE_BYTES) once();
+  });
+  response.on('end', once);
+  response.on('error', once);
+  response.on('aborted', once);
+}
+
+function failed(failure: DeliveryFailure, error: string, latencyMs: number): DeliveryResult {
+  return { ok: false, latencyMs, error, gone: false, failure };
+}
+
+function raceDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (deadline.aborted) return reject(deadline.reason);
+    const onAbort = () => reject(deadline.reason);
+    deadline.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
+  });
+}
