@@ -21,8 +21,16 @@ export interface RouteDefinition {
   path: string;
   /** Handler file, relative to the repository root; it exports `handler`. */
   handler: string;
-  /** `api_key`: the API's authorizer resolves the Bearer key to a tenant first. */
-  auth: 'api_key' | 'none';
+  /**
+   * `api_key`: the API's authorizer resolves the Bearer key to a tenant first.
+   * `in_handler`: nothing sits in front of the function; it checks the key itself (streaming).
+   */
+  auth: 'api_key' | 'in_handler' | 'none';
+  /**
+   * Served with Lambda response streaming behind a Function URL (RESPONSE_STREAM) on AWS, and by
+   * the local runtime on the same path; the handler gets a Function URL (payload 2.0) event.
+   */
+  streaming?: boolean;
   access: RouteAccess;
   /** Served at the root instead of under `/v1` by the local runtime (health checks). */
   unversioned?: boolean;
@@ -51,6 +59,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/delete-artifact.ts', auth: 'api_key', access: { table: 'read_write' } },
 
   { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', access: { table: 'read_write' }, streaming: true },
 ];
 
 /** The API's authorizer: resolves `Authorization: Bearer <key>` to a tenant. */

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { API_VERSION, authorizer, routes, type RouteDefinition } from '#functions/routes';
 import { mapErrorToResponse } from '#shared/http/error-mapper';
 import { problemResponse } from '#shared/http/problem';
 import { ServiceUnavailableError, UnauthorizedError } from '#shared/domain/errors';
 import { lambdaContext, loadHandler } from '#lib/local/handler-loader';
+import { isStreamingHandler, type LocalResponseStream, type ResponsePrelude, type StreamingHandler } from '#lib/local/lambda-streaming';
 
 export const STAGE = API_VERSION;
 /** API Gateway's own payload limit; our handlers enforce the smaller 1 MiB themselves. */
@@ -84,6 +86,7 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     request.resume();
     return send(response, problemResponse({ status: 404, code: 'route_not_found', detail: `No route matches ${method} ${url.pathname}.` }));
   }
+  if (match.route.streaming) return serveStreaming(match.route, match.params, url, request, response);
   const body = await readBody(request);
   if (body === 'too_large') return send(response, problemResponse({ status: 413, code: 'payload_too_large', detail: 'The request body is too large.' }));
 
@@ -156,4 +159,62 @@ async function authorize(headers: Record<string, string>, method: string, path: 
     if (error instanceof Error && error.message === 'Unauthorized') return { problem: mapErrorToResponse(new UnauthorizedError('The API key is unknown or revoked.')) };
     return { problem: mapErrorToResponse(new ServiceUnavailableError('The API key could not be checked right now. Retry shortly.')) };
   }
+}
+
+/** Lambda's hard limit, which the streaming handler must end before. */
+const STREAMING_TIMEOUT_SECONDS = 900;
+
+/**
+ * Plays a Function URL with RESPONSE_STREAM: a payload 2.0 event, and a response stream whose
+ * prelude (status, headers) goes out before the first body byte, written as it is produced.
+ */
+async function serveStreaming(route: RouteDefinition, params: Record<string, string>, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  request.resume();
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
+  const query = Object.fromEntries(url.searchParams);
+  const requestId = randomUUID();
+  const event = {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(params).length ? params : undefined,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: request.headers.host ?? '127.0.0.1',
+      domainPrefix: 'local',
+      http: { method: route.method, path: url.pathname, protocol: `HTTP/${request.httpVersion}`, sourceIp: request.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      requestId,
+      routeKey: '$default',
+      stage: '$default',
+      time: new Date().toISOString(),
+      timeEpoch: Date.now(),
+    },
+  };
+  const loaded: unknown = await loadHandler(route.handler);
+  if (!isStreamingHandler(loaded)) throw new Error(`${route.handler} is not a streaming handler.`);
+  const handler: StreamingHandler = loaded;
+  let prelude: ResponsePrelude = { statusCode: 200, headers: {} };
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      if (!response.headersSent) response.writeHead(prelude.statusCode ?? 200, { ...prelude.headers, 'X-Request-Id': requestId });
+      response.write(chunk, done);
+    },
+    final(done) {
+      if (!response.headersSent) response.writeHead(prelude.statusCode ?? 200, { ...prelude.headers, 'X-Request-Id': requestId });
+      response.end(done);
+    },
+  }) as LocalResponseStream;
+  stream.setPrelude = (value) => (prelude = value);
+  // A client that goes away ends the stream, as a closed Function URL connection does.
+  response.on('close', () => stream.destroy());
+  await handler(event, stream, lambdaContext(route.handler, STREAMING_TIMEOUT_SECONDS)).catch((error: unknown) => {
+    if (!response.headersSent) send(response, mapErrorToResponse(error));
+    else response.destroy();
+  });
 }

@@ -9,6 +9,7 @@ import { createApiGateway, STAGE } from '#lib/local/api-gateway';
 import { stopOrphanedDynamoDbLocal } from '#lib/local/dynamodb-local';
 import { startEngines, type Engines } from '#lib/local/engines';
 import { provision, type EngineEndpoints } from '#lib/local/provision';
+import { installLambdaStreamingGlobal } from '#lib/local/lambda-streaming';
 import { QueuePoller } from '#lib/local/queue-poller';
 
 export interface RuntimeOptions {
@@ -65,6 +66,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     server?.closeAllConnections();
     await engines?.stop();
   };
+  // Handlers are loaded later, on first use; streaming ones need the runtime's global then.
+  installLambdaStreamingGlobal();
   try {
     let endpoints = options.engines;
     if (!endpoints) {

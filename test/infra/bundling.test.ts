@@ -48,7 +48,9 @@ describe('function bundles', () => {
 
   it('produces bundles that load in plain Node and export `handler`', async () => {
     // A fresh Node process, not vitest's transform pipeline: the way Lambda loads them.
-    const script = `for (const file of JSON.parse(process.argv[1])) console.log(typeof (await import(file)).handler);`;
+    // Lambda's Node.js runtime provides the `awslambda` global that response streaming uses.
+    const script = `globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };
+for (const file of JSON.parse(process.argv[1])) console.log(typeof (await import(file)).handler);`;
     const urls = bundles.map(({ file }) => pathToFileURL(file).href);
 
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(urls)]);

@@ -3,6 +3,7 @@ import { artifactRepository } from '#shared/adapters/dynamodb/artifact-repositor
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { findAgentBySlug } from '#shared/agents/catalog';
 import { systemClock } from '#shared/domain/clock';
+import { newId } from '#shared/domain/ids';
 import type { TaskExecutionStore } from '#shared/domain/ports';
 import { AgentRunner } from '#shared/runtime/agent-runner';
 import { taskEvents } from '../support/event-reader';
@@ -115,7 +116,7 @@ describe('agent runner on DynamoDB Local', () => {
       emitArtifact: async (current, step, artifact, event) => {
         const outcome = await taskRepository.emitArtifact(current, step, artifact, event);
         const latest = (await taskRepository.load(tenant, task.task_id))!;
-        if (latest.status === 'running') await taskRepository.cancel(latest, { ...event, event_id: `${event.event_id}x`, type: 'task.cancelled' });
+        if (latest.status === 'running') await taskRepository.cancel(latest, { ...event, event_id: newId('evt'), type: 'task.cancelled' });
         return outcome;
       },
     };
@@ -137,7 +138,7 @@ describe('agent runner on DynamoDB Local', () => {
     const task = await storedTask(tenant);
     const event = (id: string) => ({ event_id: id, type: 'task.cancelled' as const, created_at: new Date().toISOString(), tenant_id: tenant, task_id: task.task_id, data: {} });
 
-    const results = await Promise.allSettled([taskRepository.cancel(task, event('evt_a')), taskRepository.cancel(task, event('evt_b'))]);
+    const results = await Promise.allSettled([taskRepository.cancel(task, event(newId('evt'))), taskRepository.cancel(task, event(newId('evt')))]);
 
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;

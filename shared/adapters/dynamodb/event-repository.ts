@@ -32,7 +32,7 @@ const LOWEST = 'evt_';
 const HIGHEST = 'evt_~';
 
 /** The highest event id created at or before `ms` (ids are `evt_` + ULID, time first). */
-function lastIdAt(ms: number): string {
+export function lastIdAt(ms: number): string {
   return `evt_${encodeTime(Math.max(0, ms), 10).toLowerCase()}zzzzzzzzzzzzzzzz`;
 }
 

@@ -52,8 +52,18 @@ export async function deliverWebhook(input: DeliverWebhookInput): Promise<Delive
   const timeoutMs = input.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const deadline = AbortSignal.timeout(timeoutMs);
+  const deadlineController = new AbortController();
+  // A referenced timer (unlike AbortSignal.timeout's) keeps the process alive until the deadline
+  // even when a hung DNS lookup holds no handle; it is cleared as soon as the outcome is known.
+  const timer = setTimeout(() => deadlineController.abort(), timeoutMs);
+  try {
+    return await send(input, timeoutMs, deadlineController.signal, elapsed);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
+async function send(input: DeliverWebhookInput, timeoutMs: number, deadline: AbortSignal, elapsed: () => number): Promise<DeliveryResult> {
   let target: PinnedTarget;
   try {
     target = await raceDeadline(assertDeliverableUrl(input.url, { allowLoopback: input.allowLoopback, resolve: input.resolve }), deadline);

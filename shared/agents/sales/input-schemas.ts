@@ -1,5 +1,6 @@
 import type { JsonSchema } from '#shared/agents/agent';
 import { intentSignalTypes } from './company';
+import { emailTones } from './email-templates';
 import { pipelineStages } from './pipeline-report';
 
 /** Every schema here is JSON Schema draft 2020-12, like the rest of the agent manifests. */
@@ -116,6 +117,82 @@ export const pipelineReportInputSchema: JsonSchema = {
         { domain: 'alderstores.example', sent_at: '2025-03-11T08:15:00Z', opened: false, replied: false, stage: 'lost' },
       ],
       period: { from: '2025-03-01T00:00:00Z', to: '2025-03-31T23:59:59Z' },
+    },
+  ],
+};
+
+const text = (maxLength: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength });
+const email: JsonSchema = { type: 'string', format: 'email', maxLength: 254 };
+
+export const draftEmailInputSchema: JsonSchema = {
+  $schema: draft,
+  type: 'object',
+  additionalProperties: false,
+  required: ['lead', 'product'],
+  properties: {
+    lead: {
+      description: 'A company to look up in the lead source (its best contact is addressed), or an explicit person.',
+      oneOf: [
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['domain'],
+          properties: { domain },
+        },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'email', 'company'],
+          properties: {
+            name: text(200),
+            email,
+            company: text(200),
+            title: text(200),
+            domain: { ...domain, description: "Company domain for facts from the lead source; defaults to the email's domain." },
+          },
+        },
+      ],
+    },
+    product: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'value_proposition'],
+      properties: {
+        name: text(200),
+        value_proposition: { ...text(1000), description: 'One or two full sentences on what the product does for the lead.' },
+        call_to_action: text(500),
+      },
+    },
+    tone: { type: 'string', enum: [...emailTones], default: 'friendly' },
+    sender: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'company'],
+      properties: {
+        name: text(200),
+        title: text(200),
+        company: text(200),
+        email,
+      },
+    },
+    personalization: { ...text(2000), description: 'Notes added verbatim as their own paragraph.' },
+  },
+  examples: [
+    {
+      lead: { domain: 'xylomarket.example' },
+      product: {
+        name: 'Gatehouse AI Readiness Audit',
+        value_proposition: 'The audit maps every AI system you run to its EU AI Act obligations in days and ranks the gaps to close first.',
+        call_to_action: 'Would a 20-minute walkthrough next week be useful?',
+      },
+      tone: 'friendly',
+      sender: { name: 'Jordan Avery', title: 'Account Executive', company: 'Gatehouse', email: 'jordan.avery@gatehouse.example' },
+    },
+    {
+      lead: { name: 'Ada Moreau', email: 'ada.moreau@newco.example', company: 'NewCo', title: 'Head of Data' },
+      product: { name: 'Gatehouse', value_proposition: 'Gatehouse checks every release of your AI features against the EU AI Act, so compliance keeps pace with product.' },
+      tone: 'concise',
+      personalization: 'We met at the Data Summit in Lyon.',
     },
   ],
 };

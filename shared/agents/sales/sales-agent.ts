@@ -1,7 +1,10 @@
 import { AgentFailure, type Agent, type AgentContext } from '#shared/agents/agent';
+import { draftEmail, sendApprovalRequest, type DraftEmailInput } from './draft-email';
+import { resolveDraftLead } from './draft-lead';
+import { singleLine } from './email-text';
 import { enrichLeads, type LeadReference } from './enrich-leads';
 import { findLeads } from './find-leads';
-import { enrichLeadsInputSchema, findLeadsInputSchema, pipelineReportInputSchema } from './input-schemas';
+import { draftEmailInputSchema, enrichLeadsInputSchema, findLeadsInputSchema, pipelineReportInputSchema } from './input-schemas';
 import { normaliseProfile, type LeadProfileInput } from './lead-profile';
 import { sampleLeadSource, type LeadSource } from './lead-source';
 import { buildPipelineReport, type OutreachRecord, type Period } from './pipeline-report';
@@ -9,6 +12,7 @@ import { buildPipelineReport, type OutreachRecord, type Period } from './pipelin
 export const leadListType = 'sales.lead_list';
 export const enrichedLeadListType = 'sales.enriched_lead_list';
 export const pipelineReportType = 'sales.pipeline_report';
+export const emailDraftType = 'sales.email_draft';
 
 export interface SalesAgentOptions {
   leadSource: LeadSource;
@@ -74,12 +78,33 @@ export function createSalesAgent(options: SalesAgentOptions): Agent {
     await context.emitArtifact(pipelineReportType, { ...report });
   }
 
+  /**
+   * Drafts one email and waits for a human. Approved: the service sends the (possibly edited)
+   * action; the agent never sends. Denied or expired: the task completes without sending, and the
+   * service marks the draft artifact denied or expired (docs/sales-agent.md).
+   */
+  async function runDraftEmail(input: DraftEmailInput, context: AgentContext): Promise<void> {
+    await context.progress('Drafting outreach email', 0.2);
+    const lead = await resolveDraftLead(input.lead, leadSource);
+    const draft = draftEmail(input, lead);
+    await context.emitArtifact(emailDraftType, { ...draft }, { approvalGated: true });
+    const decision = await context.requestApproval(sendApprovalRequest(draft));
+    const to = typeof decision.action.to === 'string' ? singleLine(decision.action.to) : draft.to;
+    if (decision.decision === 'approved') {
+      await context.progress(`Approved: email to ${to} sent`, 1);
+    } else if (decision.resolution === 'expired') {
+      await context.progress(`Approval expired: email to ${to} was not sent`, 1);
+    } else {
+      await context.progress(`Denied: email to ${to} was not sent`, 1);
+    }
+  }
+
   return {
     manifest: {
       slug: 'sales',
       aliases: [],
       name: 'Sales Agent',
-      description: 'Finds and scores leads against an ideal-customer profile, enriches them, and reports on outreach.',
+      description: 'Finds and scores leads against an ideal-customer profile, enriches them, drafts approval-gated outreach emails, and reports on outreach.',
       version: '1.0.0',
       task_types: [
         {
@@ -100,12 +125,19 @@ export function createSalesAgent(options: SalesAgentOptions): Agent {
           input_schema: pipelineReportInputSchema,
           artifact_types: [pipelineReportType],
         },
+        {
+          task_type: 'sales.draft_email',
+          description: 'Draft a personalised outreach email; it is sent only after a human approves it.',
+          input_schema: draftEmailInputSchema,
+          artifact_types: [emailDraftType],
+        },
       ],
     },
     handlers: {
       'sales.find_leads': runFindLeads,
       'sales.enrich_leads': runEnrichLeads,
       'sales.pipeline_report': runPipelineReport,
+      'sales.draft_email': runDraftEmail,
     },
   };
 }

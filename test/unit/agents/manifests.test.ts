@@ -47,6 +47,17 @@ const badInputs: Record<string, unknown[]> = {
     { outreach: [{ domain: 'a.example', sent_at: '2025-01-01T00:00:00Z', opened: true }] },
     { outreach: [{ domain: 'a.example', sent_at: '2025-01-01T00:00:00Z', opened: true, replied: false, stage: 'closed' }] },
   ],
+  'sales.draft_email': [
+    {},
+    { lead: { domain: 'a.example' } },
+    { product: { name: 'P', value_proposition: 'V' } },
+    { lead: {}, product: { name: 'P', value_proposition: 'V' } },
+    { lead: { domain: 'a.example', name: 'Ada' }, product: { name: 'P', value_proposition: 'V' } },
+    { lead: { name: 'Ada', email: 'not-an-email', company: 'A' }, product: { name: 'P', value_proposition: 'V' } },
+    { lead: { domain: 'a.example' }, product: { name: 'P' } },
+    { lead: { domain: 'a.example' }, product: { name: 'P', value_proposition: 'V' }, tone: 'rude' },
+    { lead: { domain: 'a.example' }, product: { name: 'P', value_proposition: 'V' }, sender: { name: 'S' } },
+  ],
 };
 
 describe('built-in agent catalog', () => {
@@ -71,6 +82,7 @@ describe('built-in agent catalog', () => {
       'sales.find_leads': ['sales.lead_list'],
       'sales.enrich_leads': ['sales.enriched_lead_list'],
       'sales.pipeline_report': ['sales.pipeline_report'],
+      'sales.draft_email': ['sales.email_draft'],
     });
   });
 });

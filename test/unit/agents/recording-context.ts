@@ -33,9 +33,13 @@ export class RecordingContext implements AgentContext {
     return { artifact_id: `artifact_${this.artifacts.length}` };
   }
 
+  /** The human's answer to approval requests; when unset, asking for approval fails the test. */
+  decide?: (request: ApprovalRequest) => ApprovalDecision;
+
   async requestApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
     this.approvals.push(request);
-    throw new Error('The built-in agents under test never ask for approval.');
+    if (!this.decide) throw new Error('No approval decision configured: set `decide` on the RecordingContext.');
+    return this.decide(JSON.parse(JSON.stringify(request)));
   }
 
   /** The data of the single artifact of `type`; fails the test when there is not exactly one. */

@@ -98,12 +98,12 @@ describe('signature headers', () => {
     expect(verifyServiceSignature(body, headers['X-Service-Signature'], whsec)).toBe(true);
   });
 
-  it.each(['whsec_', 'whsec_not base64!', 'whsec_YWJj', 'whsec_YWI', 'whsec_YWI=='])(
+  it.each(['whsec_', 'whsec_not base64!', 'whsec_YWI', 'whsec_YWI==', 'whsec_YW-_'])(
     '%s is not canonical whsec_ base64, so it keys with its UTF-8 bytes',
     (odd) => {
       const headers = sign(body, { current: odd });
 
-      expect(standardWebhooksKey(odd).equals(Buffer.from(odd, 'utf8')) || odd === 'whsec_YWJj').toBe(true);
+      expect(standardWebhooksKey(odd)).toEqual(Buffer.from(odd, 'utf8'));
       expect(new Webhook(standardWebhooksVerifierSecret(odd)).verify(body, headers)).toEqual(JSON.parse(body));
     },
   );

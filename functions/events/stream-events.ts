@@ -1,0 +1,94 @@
+import { PassThrough } from 'node:stream';
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { z } from 'zod';
+import { eventRepository, lastIdAt } from '#shared/adapters/dynamodb/event-repository';
+import { findAgentBySlug } from '#shared/agents/catalog';
+import { getIntegerFromEnv } from '#shared/config/env';
+import { EVENT_TYPES } from '#shared/domain/event';
+import { InvalidRequestError, type FieldError } from '#shared/domain/errors';
+import { mapErrorToResponse } from '#shared/http/error-mapper';
+import { problemResponse } from '#shared/http/problem';
+import { authenticate } from '#shared/services/api-keys';
+import { streamEvents } from '#shared/streaming/event-stream';
+
+const streamQuery = z.object({
+  task_id: z.string().min(1).max(64).optional(),
+  agent: z.string().min(1).max(64).optional(),
+  types: z
+    .string()
+    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(EVENT_TYPES)).min(1).max(20))
+    .optional(),
+});
+const lastEventId = z.string().regex(/^evt_[0-9a-hjkmnp-tv-z]{26}$/, 'must be an event id received from this stream');
+
+type StreamResult = { statusCode: number; headers: Record<string, string>; body: string | PassThrough };
+
+function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  return Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
+/**
+ * GET /v1/events/stream: the tenant's events as Server-Sent Events, served by a Lambda with
+ * response streaming behind a Function URL. There is no API Gateway authorizer in front of it, so
+ * it checks the API key itself, with the same code. It closes before the function's time limit;
+ * clients reconnect with Last-Event-ID and lose nothing.
+ */
+async function openStream(event: APIGatewayProxyEventV2, context: Context): Promise<StreamResult> {
+  const { tenantId } = await authenticate(header(event, 'authorization'));
+  const accept = header(event, 'accept');
+  if (accept && !/text\/event-stream|\*\/\*/.test(accept)) {
+    return problemResponse({ status: 406, code: 'not_acceptable', detail: 'This endpoint serves text/event-stream only.' }) as StreamResult;
+  }
+  const parsed = streamQuery.safeParse(event.queryStringParameters ?? {});
+  const resumeFrom = header(event, 'last-event-id') ?? event.queryStringParameters?.last_event_id;
+  const resume = resumeFrom === undefined ? undefined : lastEventId.safeParse(resumeFrom);
+  const errors: FieldError[] = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => ({ path: ['query', ...issue.path.map(String)].join('.'), message: issue.message }))),
+    ...(resume && !resume.success ? [{ path: 'headers.last-event-id', message: resume.error.issues[0].message }] : []),
+  ];
+  if (errors.length > 0 || !parsed.success) throw new InvalidRequestError('The request does not match the documented shape.', errors);
+  const filters = {
+    taskId: parsed.data.task_id,
+    agent: parsed.data.agent ? (findAgentBySlug(parsed.data.agent)?.manifest.slug ?? parsed.data.agent) : undefined,
+    types: parsed.data.types,
+  };
+
+  const maxSeconds = getIntegerFromEnv('STREAM_MAX_SECONDS', 840);
+  const deadline = Date.now() + Math.min(maxSeconds * 1000, context.getRemainingTimeInMillis() - 10_000);
+  const body = new PassThrough();
+  let open = true;
+  body.on('close', () => (open = false));
+  streamEvents(
+    { after: async (afterId, untilId, limit) => (await eventRepository.after(tenantId, filters, afterId, untilId, limit)).events, idAt: lastIdAt },
+    {
+      lastEventId: resume?.success ? resume.data : undefined,
+      deadline,
+      heartbeatMs: getIntegerFromEnv('STREAM_HEARTBEAT_SECONDS', 15) * 1000,
+      pollMs: getIntegerFromEnv('STREAM_POLL_MILLISECONDS', 500),
+      settleMs: 1_000,
+      reconnectMs: 1_000,
+    },
+    (chunk) => {
+      if (!open) return false;
+      body.write(chunk);
+      return true;
+    },
+  )
+    .catch((error) => console.error(JSON.stringify({ level: 'ERROR', message: 'event stream failed', tenant_id: tenantId, error: String(error) })))
+    .finally(() => body.end());
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' },
+    body,
+  };
+}
+
+export const handler = middy<APIGatewayProxyEventV2, StreamResult>({ streamifyResponse: true, timeoutEarlyInMillis: 0 })
+  .use({
+    onError: async (request) => {
+      request.response = mapErrorToResponse(request.error, request.context.awsRequestId) as StreamResult;
+    },
+  })
+  .handler(openStream);

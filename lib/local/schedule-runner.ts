@@ -1,0 +1,122 @@
+import { systemClock, type Clock } from '#shared/domain/clock';
+import type { ScheduleTarget } from '#shared/domain/scheduler';
+import { SCHEDULE_RETRY_POLICY } from '#shared/adapters/scheduler/retry-policy';
+import { tableScheduler, type StoredSchedule, type TableScheduler } from '#shared/adapters/scheduler/table-scheduler';
+import { lambdaContext, loadHandler } from '#lib/local/handler-loader';
+
+export interface ScheduleRunnerOptions {
+  /** Retries after the first failed invocation before the schedule is dropped (EventBridge's MaximumRetryAttempts). */
+  maxRetryAttempts?: number;
+  /** How long a claim holds a schedule for one run; also the handler's reported timeout. */
+  claimMs?: number;
+  /** Schedules taken per round. */
+  batchSize?: number;
+  store?: TableScheduler;
+  clock?: Clock;
+}
+
+/**
+ * Plays EventBridge Scheduler locally over the table adapter: every round it takes the due
+ * schedules, invokes each target's handler in-process with the payload as the event, and deletes
+ * the schedule once it succeeded (ActionAfterCompletion DELETE). A failure is counted in the item
+ * and retried next round; after the last retry the schedule is dropped with an ERROR log line.
+ * Each run first claims the schedule with a conditional write, so two runners (or a slow run and
+ * the next round) never run one schedule at the same time.
+ */
+export class ScheduleRunner {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly inFlight = new Set<string>();
+  private readonly maxRetryAttempts: number;
+  private readonly claimMs: number;
+  private readonly batchSize: number;
+  private readonly clock: Clock;
+  private readonly store: () => TableScheduler;
+
+  constructor(
+    private readonly targets: Record<ScheduleTarget, string>,
+    private readonly intervalMs = 500,
+    options: ScheduleRunnerOptions = {},
+  ) {
+    this.maxRetryAttempts = options.maxRetryAttempts ?? SCHEDULE_RETRY_POLICY.maximumRetryAttempts;
+    this.claimMs = options.claimMs ?? 60_000;
+    this.batchSize = options.batchSize ?? 25;
+    this.clock = options.clock ?? systemClock;
+    // Resolved at first round, so TABLE_NAME only needs to be set by then.
+    this.store = options.store ? () => options.store! : tableScheduler;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops polling and waits for the runs in flight to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.round();
+      } catch (error) {
+        if (this.running) console.error(JSON.stringify({ level: 'ERROR', message: 'schedule poll failed', error: String(error) }));
+      }
+      if (this.running) await this.sleep();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, this.intervalMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private async round(): Promise<void> {
+    const now = this.clock.now();
+    const due = await this.store().dueSchedules(now, this.batchSize);
+    await Promise.all(due.filter((schedule) => !this.inFlight.has(schedule.name)).map((schedule) => this.runOne(schedule, now)));
+  }
+
+  private async runOne(schedule: StoredSchedule, now: Date): Promise<void> {
+    const store = this.store();
+    if (!(await store.claim(schedule.name, now, new Date(now.getTime() + this.claimMs)))) return;
+    this.inFlight.add(schedule.name);
+    try {
+      try {
+        const file = this.targets[schedule.target];
+        if (!file) throw new Error(`no handler for schedule target '${schedule.target}'`);
+        const handler = await loadHandler(file);
+        await handler(schedule.payload, lambdaContext(schedule.target, Math.ceil(this.claimMs / 1000)));
+      } catch (error) {
+        await this.failed(store, schedule, error);
+        return;
+      }
+      await store.complete(schedule.name);
+    } finally {
+      this.inFlight.delete(schedule.name);
+    }
+  }
+
+  private async failed(store: TableScheduler, schedule: StoredSchedule, error: unknown): Promise<void> {
+    const attempts = await store.recordFailure(schedule.name, String(error));
+    if (attempts === undefined) return; // cancelled while it ran
+    const log = { schedule: schedule.name, target: schedule.target, attempts, error: String(error) };
+    if (attempts > this.maxRetryAttempts) {
+      await store.complete(schedule.name);
+      console.error(JSON.stringify({ level: 'ERROR', message: 'schedule target failed after the last retry; schedule dropped', ...log }));
+    } else {
+      console.warn(JSON.stringify({ level: 'WARN', message: 'schedule target failed; will retry', ...log }));
+    }
+  }
+}

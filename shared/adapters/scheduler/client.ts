@@ -1,0 +1,8 @@
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { once } from '#shared/config/env';
+
+/** The one EventBridge Scheduler client of a process, created on first use. */
+export const schedulerClient = once(() => new SchedulerClient({
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 },
+}));

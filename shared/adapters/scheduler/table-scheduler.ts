@@ -1,0 +1,140 @@
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { GSI3 } from '#shared/adapters/dynamodb/table-definition';
+import { isConditionFailure } from '#shared/adapters/dynamodb/transactions';
+import { once } from '#shared/config/env';
+import { assertScheduleName, assertValidSchedule, type OneTimeSchedule, type ScheduleTarget, type Scheduler } from '#shared/domain/scheduler';
+import { SCHEDULES_DUE_PARTITION, scheduleKeys } from '#shared/adapters/scheduler/schedule-keys';
+
+/** A stored schedule as the local runner sees it. */
+export interface StoredSchedule extends OneTimeSchedule {
+  /** Failed invocations so far. */
+  attempts: number;
+}
+
+interface ScheduleItem {
+  name: string;
+  at: string;
+  target: ScheduleTarget;
+  payload: Record<string, unknown>;
+  attempts?: number;
+  claimed_until?: string;
+}
+
+/**
+ * One-time schedules as items of the single table, for the local runtime: `lib/local/schedule-runner.ts`
+ * polls the due-time index (GSI3) and plays EventBridge Scheduler's delivery. The runner-only
+ * methods (`dueSchedules`, `claim`, `recordFailure`, `complete`) are not part of the port.
+ */
+export class TableScheduler implements Scheduler {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async scheduleOnce(schedule: OneTimeSchedule): Promise<void> {
+    assertValidSchedule(schedule);
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            ...scheduleKeys.schedule(schedule.name),
+            ...scheduleKeys.dueIndex(schedule.at, schedule.name),
+            entity: 'schedule',
+            name: schedule.name,
+            at: schedule.at.toISOString(),
+            target: schedule.target,
+            payload: schedule.payload,
+            attempts: 0,
+          },
+          // As EventBridge answers a duplicate name with a conflict: the first schedule stands.
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return;
+      throw error;
+    }
+  }
+
+  async cancel(name: string): Promise<void> {
+    assertScheduleName(name);
+    await this.client.send(new DeleteCommand({ TableName: this.table, Key: scheduleKeys.schedule(name) }));
+  }
+
+  /** Up to `limit` schedules due at `now` that no runner holds a claim on, earliest first. */
+  async dueSchedules(now: Date, limit: number): Promise<StoredSchedule[]> {
+    const { Items = [] } = await this.client.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI3.indexName,
+        KeyConditionExpression: '#pk = :due AND #sk < :before',
+        FilterExpression: 'attribute_not_exists(claimed_until) OR claimed_until <= :now',
+        ExpressionAttributeNames: { '#pk': GSI3.partitionKey, '#sk': GSI3.sortKey },
+        ExpressionAttributeValues: { ':due': SCHEDULES_DUE_PARTITION, ':before': scheduleKeys.dueBefore(now), ':now': now.toISOString() },
+        Limit: limit,
+      }),
+    );
+    return (Items as ScheduleItem[]).map((item) => ({
+      name: item.name,
+      at: new Date(item.at),
+      target: item.target,
+      payload: item.payload,
+      attempts: item.attempts ?? 0,
+    }));
+  }
+
+  /**
+   * Takes the schedule for one run until `until`, unless another run holds it. False when it is
+   * claimed or gone (cancelled, completed). A crashed run's claim lapses, and the schedule is retried.
+   */
+  async claim(name: string, now: Date, until: Date): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: scheduleKeys.schedule(name),
+          UpdateExpression: 'SET claimed_until = :until',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(claimed_until) OR claimed_until <= :now)',
+          ExpressionAttributeValues: { ':until': until.toISOString(), ':now': now.toISOString() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Counts a failed run and releases the claim so a later round retries it. Returns the failed
+   * attempts so far, or undefined if the schedule was cancelled meanwhile.
+   */
+  async recordFailure(name: string, error: string): Promise<number | undefined> {
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: scheduleKeys.schedule(name),
+          UpdateExpression: 'SET attempts = if_not_exists(attempts, :zero) + :one, last_error = :error REMOVE claimed_until',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':error': error.slice(0, 1_000) },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Attributes?.attempts as number;
+    } catch (caught) {
+      if (isConditionFailure(caught)) return undefined;
+      throw caught;
+    }
+  }
+
+  /** Deletes a schedule that ran (or was given up on), as EventBridge's ActionAfterCompletion DELETE does. */
+  async complete(name: string): Promise<void> {
+    await this.client.send(new DeleteCommand({ TableName: this.table, Key: scheduleKeys.schedule(name) }));
+  }
+}
+
+/** The process's table adapter, on the table named by TABLE_NAME. */
+export const tableScheduler = once(() => new TableScheduler(documentClient(), tableName()));

@@ -1,0 +1,41 @@
+/**
+ * One-time schedules as a port: "call this target with this payload at that time". The domain
+ * asks for a schedule (an approval's expiry) and cancels it on resolution; EventBridge Scheduler
+ * runs it on AWS, the table adapter with the local runner runs it locally.
+ */
+
+/** What a schedule invokes. Each target is one Lambda handler whose event is the payload. */
+export type ScheduleTarget = 'approval-expiry';
+
+export const SCHEDULE_TARGETS: readonly ScheduleTarget[] = ['approval-expiry'];
+
+export interface OneTimeSchedule {
+  /** Unique per pending schedule, `[0-9a-zA-Z-_.]{1,64}` (EventBridge Scheduler's rule). */
+  name: string;
+  /** Runs at or after this instant, never before. */
+  at: Date;
+  target: ScheduleTarget;
+  /** The target's event, exactly; must survive JSON. */
+  payload: Record<string, unknown>;
+}
+
+export interface Scheduler {
+  /** Creates the schedule; a schedule of the same name that already exists is left as it is. */
+  scheduleOnce(schedule: OneTimeSchedule): Promise<void>;
+  /** Removes the schedule so it never runs; no error if it is absent (already ran or cancelled). */
+  cancel(name: string): Promise<void>;
+}
+
+const SCHEDULE_NAME = /^[0-9a-zA-Z\-_.]{1,64}$/;
+
+/** Throws unless `name` is a valid schedule name, so both adapters accept exactly the same names. */
+export function assertScheduleName(name: string): void {
+  if (!SCHEDULE_NAME.test(name)) throw new Error(`Invalid schedule name '${name}': use 1 to 64 of [0-9a-zA-Z-_.].`);
+}
+
+/** Throws unless the schedule is well-formed (name, a real instant, a known target). */
+export function assertValidSchedule(schedule: OneTimeSchedule): void {
+  assertScheduleName(schedule.name);
+  if (!(schedule.at instanceof Date) || Number.isNaN(schedule.at.getTime())) throw new Error(`Schedule '${schedule.name}' has no valid time.`);
+  if (!SCHEDULE_TARGETS.includes(schedule.target)) throw new Error(`Schedule '${schedule.name}' has unknown target '${String(schedule.target)}'.`);
+}

@@ -1,0 +1,145 @@
+import { EventSource } from 'eventsource';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../support/local-runtime';
+
+let runtime: TestRuntime;
+let a: ReturnType<typeof apiClient>;
+const sources: EventSource[] = [];
+
+interface Received {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** A real EventSource client with the API key, recording every frame it receives. */
+function open(key: string, query = ''): { source: EventSource; received: Received[]; opened: () => number } {
+  let opens = 0;
+  const received: Received[] = [];
+  const source = new EventSource(`${runtime.baseUrl}/events/stream${query}`, {
+    fetch: (input, init) => {
+      // Keep the client's own headers (Accept, Last-Event-ID on reconnect) and add the key.
+      const headers = new Headers(init?.headers);
+      headers.set('Authorization', `Bearer ${key}`);
+      return fetch(input, { ...init, headers });
+    },
+  });
+  source.onopen = () => opens++;
+  for (const type of ['task.created', 'task.started', 'task.progress', 'artifact.emitted', 'task.complete', 'task.failed', 'task.cancelled']) {
+    source.addEventListener(type, (message) => received.push({ id: message.lastEventId, type, data: JSON.parse(message.data) }));
+  }
+  sources.push(source);
+  return { source, received, opened: () => opens };
+}
+
+async function runTask(): Promise<string> {
+  const { body } = await a('POST', '/tasks', { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } });
+  await eventually(async () => ((await a('GET', `/tasks/${body.task_id}`)).body.status === 'complete' ? true : undefined));
+  return body.task_id;
+}
+
+describe('GET /events/stream (SSE) with a real EventSource client', () => {
+  beforeAll(async () => {
+    process.env.STREAM_POLL_MILLISECONDS = '100';
+    runtime = await startTestRuntime('stream');
+    a = apiClient(runtime.baseUrl, runtime.keys.a);
+    await a('POST', '/agents/deploy', { agent_slug: 'ai-readiness', name: 'AI' });
+  });
+
+  afterEach(() => {
+    for (const source of sources.splice(0)) source.close();
+    delete process.env.STREAM_MAX_SECONDS;
+    delete process.env.STREAM_HEARTBEAT_SECONDS;
+  });
+
+  afterAll(async () => {
+    await runtime?.stop();
+  });
+
+  it("streams a task's events in order, with ids and the spec's data shapes", async () => {
+    const { received, opened } = open(runtime.keys.a);
+    await eventually(async () => (opened() > 0 ? true : undefined));
+
+    const taskId = await runTask();
+
+    const frames = await eventually(async () => {
+      const mine = received.filter((frame) => frame.data.task_id === taskId);
+      return mine.some((frame) => frame.type === 'task.complete') ? mine : undefined;
+    });
+    const logged = (await a('GET', `/events?task_id=${taskId}`)).body.events;
+    expect(frames.map((frame) => frame.id)).toEqual(logged.map((event: { event_id: string }) => event.event_id));
+    expect(frames.find((frame) => frame.type === 'task.progress')?.data).toEqual({ task_id: taskId, message: expect.any(String), progress: expect.any(Number) });
+    expect(frames.find((frame) => frame.type === 'artifact.emitted')?.data).toEqual({ task_id: taskId, artifact_id: expect.stringMatching(/^art_/), type: expect.any(String) });
+    expect(frames.at(-1)).toMatchObject({ type: 'task.complete', data: { task_id: taskId, artifact_count: 2 } });
+  });
+
+  it('closes before its deadline and resumes with Last-Event-ID: nothing lost, nothing repeated', async () => {
+    process.env.STREAM_MAX_SECONDS = '1';
+    const { received, opened } = open(runtime.keys.a);
+    await eventually(async () => (opened() > 0 ? true : undefined));
+
+    const taskIds = [await runTask(), await runTask(), await runTask()];
+
+    await eventually(async () => (received.filter((frame) => frame.type === 'task.complete' && taskIds.includes(frame.data.task_id as string)).length === 3 ? true : undefined), 20_000);
+    expect(opened()).toBeGreaterThan(1);
+    const ids = received.map((frame) => frame.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([...ids].sort());
+    for (const taskId of taskIds) {
+      const logged = (await a('GET', `/events?task_id=${taskId}`)).body.events.map((event: { event_id: string }) => event.event_id);
+      expect(received.filter((frame) => frame.data.task_id === taskId).map((frame) => frame.id)).toEqual(logged);
+    }
+  });
+
+  it('filters by task and type', async () => {
+    const first = await runTask();
+    const { received, opened } = open(runtime.keys.a, '?types=task.complete,artifact.emitted');
+    await eventually(async () => (opened() > 0 ? true : undefined));
+    const second = await runTask();
+
+    await eventually(async () => (received.some((frame) => frame.type === 'task.complete') ? true : undefined));
+    expect(received.map((frame) => frame.type).sort()).toEqual(['artifact.emitted', 'artifact.emitted', 'task.complete']);
+    expect(received.every((frame) => frame.data.task_id === second && frame.data.task_id !== first)).toBe(true);
+  });
+
+  it('resumes from a Last-Event-ID given by the client', async () => {
+    const taskId = await runTask();
+    const logged = (await a('GET', `/events?task_id=${taskId}`)).body.events;
+    const response = await fetch(`${runtime.baseUrl}/events/stream?task_id=${taskId}`, {
+      headers: { Authorization: `Bearer ${runtime.keys.a}`, Accept: 'text/event-stream', 'Last-Event-ID': logged[1].event_id },
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes(logged.at(-1).event_id)) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    const ids = [...text.matchAll(/^id: (.+)$/gm)].map((match) => match[1]);
+    expect(ids).toEqual(logged.slice(2).map((event: { event_id: string }) => event.event_id));
+  });
+
+  it('sends heartbeat comments while idle', async () => {
+    process.env.STREAM_HEARTBEAT_SECONDS = '1';
+    const response = await fetch(`${runtime.baseUrl}/events/stream`, { headers: { Authorization: `Bearer ${runtime.keys.a}` }, signal: AbortSignal.timeout(10_000) });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes(': heartbeat')) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(text).toMatch(/^retry: \d+/);
+  });
+
+  it('answers a missing key with 401 problem+json and shows a tenant none of the others’ events', async () => {
+    const anonymous = await fetch(`${runtime.baseUrl}/events/stream`, { signal: AbortSignal.timeout(5_000) });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await anonymous.json()) as { code: string }).code).toBe('unauthorized');
+    const invalid = await fetch(`${runtime.baseUrl}/events/stream?types=nope`, { headers: { Authorization: `Bearer ${runtime.keys.a}` }, signal: AbortSignal.timeout(5_000) });
+    expect(invalid.status).toBe(400);
+
+    const other = open(runtime.keys.b);
+    await eventually(async () => (other.opened() > 0 ? true : undefined));
+    await runTask();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(other.received).toEqual([]);
+  });
+});
