@@ -13,6 +13,10 @@ export interface RouteAccess {
   table: 'none' | 'read' | 'read_write';
   /** Sends to the task queues. */
   dispatchTasks?: boolean;
+  /** Sends approved actions to the tool-call queue. */
+  dispatchToolCalls?: boolean;
+  /** Creates and deletes one-time schedules (approval expiry). */
+  schedules?: boolean;
 }
 
 export interface RouteDefinition {
@@ -57,6 +61,10 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/artifacts', handler: 'functions/artifacts/list-artifacts.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/get-artifact.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'DELETE', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/delete-artifact.ts', auth: 'api_key', access: { table: 'read_write' } },
+
+  { method: 'GET', path: '/approvals', handler: 'functions/approvals/list-approvals.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true, schedules: true } },
+  { method: 'GET', path: '/approvals/{approval_id}', handler: 'functions/approvals/get-approval.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true, schedules: true } },
+  { method: 'POST', path: '/approvals/{approval_id}/resolve', handler: 'functions/approvals/resolve-approval.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true, dispatchToolCalls: true, schedules: true } },
 
   { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', access: { table: 'read_write' }, streaming: true },

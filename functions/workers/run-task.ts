@@ -5,9 +5,10 @@ import { findAgentBySlug } from '#shared/agents/catalog';
 import { systemClock } from '#shared/domain/clock';
 import { taskMessageSchema } from '#shared/domain/task-message';
 import { AgentRunner } from '#shared/runtime/agent-runner';
+import { approvalGate } from '#shared/services/approval-gate';
 
 const processor = new BatchProcessor(EventType.SQS);
-const runner = new AgentRunner({ store: taskRepository, findAgent: findAgentBySlug, clock: systemClock });
+const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock });
 
 /**
  * Runs one task per message. A message that fails (the database did not answer) is reported in

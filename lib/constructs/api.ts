@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import { CfnOutput, Duration } from 'aws-cdk-lib';
 import {
   AccessLogField,
@@ -16,7 +15,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { API_VERSION, authorizer, routes } from '#functions/routes';
 import { addProblemGatewayResponses } from '#lib/constructs/gateway-responses';
-import { GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
+import { functionId, GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
 
 /** The stage is the API version: clients call `/v1/...`, as against the local runtime. */
 export const STAGE_NAME = API_VERSION;
@@ -26,7 +25,10 @@ const HANDLER_TIMEOUT = Duration.seconds(10);
 
 export type ApiProps = DataResources;
 
-/** The REST API, built from the route table: one function per route, one shared authorizer. */
+/**
+ * The REST API, built from the route table: one function per route, one shared authorizer.
+ * Streaming routes are not here: the `Streaming` construct serves them behind Function URLs.
+ */
 export class Api extends Construct {
   public readonly api: RestApi;
 
@@ -77,7 +79,7 @@ export class Api extends Construct {
       resultsCacheTtl: Duration.seconds(authorizer.cacheTtlSeconds),
     });
 
-    for (const route of routes) {
+    for (const route of routes.filter((route) => !route.streaming)) {
       const fn = new GatehouseFunction(this, functionId(route.handler), { handlerFile: route.handler, timeout: HANDLER_TIMEOUT });
       fn.bindData(route.access, resources);
       this.api.root.resourceForPath(route.path).addMethod(
@@ -91,12 +93,4 @@ export class Api extends Construct {
     this.api.node.tryRemoveChild('Endpoint');
     new CfnOutput(this, 'Url', { value: this.api.url, description: `Base URL of the API (stage ${STAGE_NAME})` }).overrideLogicalId('ApiUrl');
   }
-}
-
-/** `functions/tasks/create-task.ts` → `CreateTask`: handler files are unique in the route table. */
-function functionId(handlerFile: string): string {
-  return basename(handlerFile, '.ts')
-    .split('-')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join('');
 }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -13,6 +13,14 @@ import type { TaskPriority } from '#shared/domain/task';
 
 /** The repository root: handler files in the route table and topology are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** `functions/tasks/create-task.ts` → `CreateTask`: handler files are unique in the route table. */
+export function functionId(handlerFile: string): string {
+  return basename(handlerFile, '.ts')
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+}
 
 export interface GatehouseFunctionProps extends Omit<NodejsFunctionProps, 'entry' | 'timeout'> {
   /** Handler file relative to the repository root, as routes.ts and topology.ts declare it. */

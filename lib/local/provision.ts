@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { allQueues, visibilityTimeoutSeconds } from '#shared/config/topology';
 import { ensureTable } from '#lib/local/table-setup';
@@ -21,7 +23,7 @@ const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
  * Creates the table and every queue of the topology under `name` (idempotent): each queue with
  * its dead-letter queue, redrive policy and visibility timeout as the AWS stack has them.
  */
-export async function provision(name: string, endpoints: EngineEndpoints): Promise<Provisioned> {
+export async function provision(name: string, endpoints: EngineEndpoints, options: { outboxDir?: string } = {}): Promise<Provisioned> {
   await ensureTable(endpoints.dynamodb, name);
   const sqs = new SQSClient({ endpoint: endpoints.sqs, region: 'us-east-1', credentials: localCredentials, useQueueUrlAsEndpoint: false });
   const queueUrls: Record<string, string> = {};
@@ -52,6 +54,12 @@ export async function provision(name: string, endpoints: EngineEndpoints): Promi
       AWS_ENDPOINT_URL_SQS: endpoints.sqs,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       TABLE_NAME: name,
+      // Locally, schedules live in the table (run by the runtime's schedule runner) and approved
+      // mail goes to an outbox folder as .eml files instead of SES.
+      SCHEDULER_BACKEND: 'table',
+      MAILER_BACKEND: 'outbox',
+      MAIL_FROM: 'Gatehouse Agents <agents@gatehouse.local>',
+      GATEHOUSE_OUTBOX_DIR: options.outboxDir ?? join(tmpdir(), `gatehouse-outbox-${name}`),
       ...Object.fromEntries(allQueues.map((queue) => [queue.urlEnv, queueUrls[queue.name]])),
     },
   };

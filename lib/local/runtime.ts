@@ -1,7 +1,10 @@
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { consumers } from '#shared/config/topology';
+import { consumers, scheduleTargets } from '#shared/config/topology';
+import { approvalRepository } from '#shared/adapters/dynamodb/approval-repository';
+import { dispatchToolCall } from '#shared/adapters/sqs/tool-call-dispatcher';
+import { ScheduleRunner } from '#lib/local/schedule-runner';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
 import { createApiKey, ensureApiKey } from '#shared/services/api-keys';
@@ -60,8 +63,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let engines: Engines | undefined;
   let server: Server | undefined;
   const pollers: QueuePoller[] = [];
+  let scheduleRunner: ScheduleRunner | undefined;
   const stopEngines = async () => {
     await Promise.all(pollers.map((poller) => poller.stop()));
+    await scheduleRunner?.stop();
     await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
     server?.closeAllConnections();
     await engines?.stop();
@@ -75,7 +80,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       engines = await startEngines({ dynamoDataDir: options.inMemory ? undefined : resolve(options.dataDir, 'dynamodb') });
       endpoints = engines;
     }
-    const provisioned = await provision(name, endpoints);
+    const provisioned = await provision(name, endpoints, options.inMemory ? {} : { outboxDir: resolve(options.dataDir, 'outbox') });
     Object.assign(process.env, provisioned.environment);
     if (!options.inMemory && !options.engines) {
       // Lets `npm run keys -- --local` find this runtime's table.
@@ -98,6 +103,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       recovered++;
     }
     if (recovered > 0) log(`Resumed ${recovered} task(s) left waiting or running by the last run.`);
+    let toolCalls = 0;
+    for await (const call of approvalRepository.pendingToolCalls()) {
+      await dispatchToolCall(call);
+      toolCalls++;
+    }
+    if (toolCalls > 0) log(`Re-dispatched ${toolCalls} approved action(s) not executed by the last run.`);
+
+    scheduleRunner = new ScheduleRunner(scheduleTargets);
+    scheduleRunner.start();
 
     for (const consumer of options.workers === false ? [] : consumers) {
       const poller = new QueuePoller(consumer, consumer.queues.map((queue) => provisioned.queueUrls[queue]), options.workerConcurrency ?? 4);

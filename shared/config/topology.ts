@@ -14,8 +14,20 @@ export interface QueueDefinition {
   urlEnv: string;
 }
 
+/** What a consumer's or schedule target's function may touch (least privilege in CDK). */
+export interface FunctionAccess {
+  table: 'read' | 'read_write';
+  dispatchTasks?: boolean;
+  dispatchToolCalls?: boolean;
+  /** Creates and deletes one-time schedules. */
+  schedules?: boolean;
+  /** Sends email (SES); only the tool proxy. */
+  sendMail?: boolean;
+}
+
 export interface ConsumerDefinition {
   name: string;
+  access: FunctionAccess;
   handler: string;
   queues: string[];
   batchSize: number;
@@ -31,6 +43,8 @@ export const TASK_QUEUES: Record<TaskPriority, QueueDefinition> = {
 
 export const taskWorker: ConsumerDefinition = {
   name: 'task-worker',
+  // Re-dispatching is the runtime's job, but a paused task creates its approval's expiry schedule.
+  access: { table: 'read_write', schedules: true },
   handler: 'functions/workers/run-task.ts',
   // Listed in dispatch order: the local runtime drains them strictly in this order.
   queues: [TASK_QUEUES.high.name, TASK_QUEUES.normal.name, TASK_QUEUES.low.name],
@@ -39,7 +53,27 @@ export const taskWorker: ConsumerDefinition = {
   memoryMb: 1024,
 };
 
-export const consumers: readonly ConsumerDefinition[] = [taskWorker];
+/** Approved actions (mail.send) waiting for the tool proxy, the only function allowed to send. */
+export const TOOL_CALL_QUEUE: QueueDefinition = { name: 'tool-calls', maxReceiveCount: 10, urlEnv: 'TOOL_CALL_QUEUE_URL' };
+
+export const toolProxy: ConsumerDefinition = {
+  name: 'tool-proxy',
+  access: { table: 'read_write', dispatchTasks: true, sendMail: true },
+  handler: 'functions/workers/execute-tool-call.ts',
+  queues: [TOOL_CALL_QUEUE.name],
+  batchSize: 1,
+  timeoutSeconds: 30,
+  memoryMb: 256,
+};
+
+export const consumers: readonly ConsumerDefinition[] = [taskWorker, toolProxy];
+
+/** What each one-time schedule target runs (EventBridge Scheduler on AWS, the local runner here). */
+export const scheduleTargets = { 'approval-expiry': 'functions/approvals/expire-approval.ts' } as const;
+
+export const scheduleTargetAccess: Record<keyof typeof scheduleTargets, FunctionAccess> = {
+  'approval-expiry': { table: 'read_write', dispatchTasks: true, schedules: true },
+};
 
 export const VISIBILITY_TIMEOUT_FACTOR = 6;
 
@@ -48,4 +82,4 @@ export function visibilityTimeoutSeconds(queueName: string): number {
   return Math.max(30, ...timeouts) * VISIBILITY_TIMEOUT_FACTOR;
 }
 
-export const allQueues: readonly QueueDefinition[] = Object.values(TASK_QUEUES);
+export const allQueues: readonly QueueDefinition[] = [...Object.values(TASK_QUEUES), TOOL_CALL_QUEUE];

@@ -1,4 +1,4 @@
-export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
+export type ArtifactApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
 
 export interface Artifact {
   artifact_id: string;
@@ -8,7 +8,7 @@ export interface Artifact {
   type: string;
   created_at: string;
   data: Record<string, unknown>;
-  approval_status?: ApprovalStatus;
+  approval_status?: ArtifactApprovalStatus;
 }
 
 export function renderArtifact(artifact: Artifact) {

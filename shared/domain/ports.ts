@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from '#shared/agents/agent';
 import type { Artifact } from '#shared/domain/artifact';
 import type { ServiceEvent } from '#shared/domain/event';
 import type { Task, TaskError } from '#shared/domain/task';
@@ -24,4 +25,10 @@ export interface TaskExecutionStore {
 /** Hands a task to the workers. */
 export interface TaskDispatcher {
   dispatch(task: Pick<Task, 'tenant_id' | 'task_id' | 'priority'>): Promise<void>;
+}
+
+/** Parks a task on a human decision (agent-context call `step`). */
+export interface ApprovalGate {
+  /** Creates the approval (and its expiry), parks the task and records `approval.requested`. */
+  pause(task: Task, step: number, request: ApprovalRequest, gatedArtifactId: string | undefined): Promise<StepOutcome>;
 }

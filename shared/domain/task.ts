@@ -1,3 +1,4 @@
+import type { ApprovalDecision } from '#shared/agents/agent';
 import type { TaskShape, TaskStatus } from '#shared/domain/task-state';
 
 export type TaskPriority = 'low' | 'normal' | 'high';
@@ -36,6 +37,8 @@ export interface Task {
   error?: TaskError;
   step: number;
   artifacts: Record<string, ArtifactSummary>;
+  /** Human decisions by the step that asked for them; a replay returns them from that call. */
+  decisions?: Record<string, ApprovalDecision>;
 }
 
 /** The task as clients see it. */

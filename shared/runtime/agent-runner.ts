@@ -1,10 +1,10 @@
-import { AgentFailure, type Agent, type AgentContext, type ApprovalRequest } from '#shared/agents/agent';
+import { AgentFailure, type Agent, type AgentContext, type ApprovalDecision, type ApprovalRequest } from '#shared/agents/agent';
 import type { Artifact } from '#shared/domain/artifact';
 import type { Clock } from '#shared/domain/clock';
 import { taskEvent } from '#shared/domain/events';
 import { newId } from '#shared/domain/ids';
 import { validateAgainstSchema } from '#shared/domain/input-validation';
-import type { StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
+import type { ApprovalGate, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
 import type { Task, TaskError } from '#shared/domain/task';
 
 /**
@@ -20,16 +20,20 @@ import type { Task, TaskError } from '#shared/domain/task';
  * The same replay resumes a task that paused for a human decision: the decision is recorded
  * against the step that asked for it, and the replay returns it from that call.
  */
-export type RunOutcome = 'complete' | 'failed' | 'stopped' | 'skipped';
+export type RunOutcome = 'complete' | 'failed' | 'stopped' | 'skipped' | 'paused';
 
 export interface AgentRunnerDependencies {
   store: TaskExecutionStore;
+  approvals: ApprovalGate;
   findAgent: (slug: string) => Agent | undefined;
   clock: Clock;
 }
 
 /** Raised inside a run when the task left `running` (cancelled); unwinds the agent. */
 class TaskStopped extends Error {}
+
+/** Raised inside a run when the task parked on a human decision; unwinds the agent until resumed. */
+class TaskParked extends Error {}
 
 export class AgentRunner {
   constructor(private readonly deps: AgentRunnerDependencies) {}
@@ -67,6 +71,7 @@ export class AgentRunner {
       await handler(structuredClone(task.input), context);
     } catch (error) {
       if (error instanceof TaskStopped) return this.stopped(task);
+      if (error instanceof TaskParked) return 'paused';
       if (error instanceof AgentFailure) return this.fail(task, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
       if (context.storeFailed) throw error; // the database or queue failed: let the message be redelivered
       return this.fail(task, { code: 'agent_error', message: error instanceof Error ? error.message : String(error) });
@@ -94,6 +99,8 @@ class ReplayingContext implements AgentContext {
   private step = 0;
   artifactCount = 0;
   storeFailed = false;
+  /** The latest approval-gated artifact of this run: the one an approval request is about. */
+  private gatedArtifactId: string | undefined;
 
   constructor(
     private readonly task: Task,
@@ -119,7 +126,10 @@ class ReplayingContext implements AgentContext {
     const step = ++this.step;
     this.artifactCount++;
     const earlier = Object.values(this.task.artifacts).find((summary) => summary.step === step);
-    if (earlier) return { artifact_id: earlier.artifact_id };
+    if (earlier) {
+      if (options?.approvalGated) this.gatedArtifactId = earlier.artifact_id;
+      return { artifact_id: earlier.artifact_id };
+    }
     const now = this.deps.clock.now();
     const artifact: Artifact = {
       artifact_id: newId('art', now.getTime()),
@@ -137,13 +147,26 @@ class ReplayingContext implements AgentContext {
       // Another delivery of the same message applied this step concurrently; use its artifact.
       const current = await this.deps.store.load(this.task.tenant_id, this.task.task_id);
       const theirs = Object.values(current?.artifacts ?? {}).find((summary) => summary.step === step);
-      if (theirs) return { artifact_id: theirs.artifact_id };
+      if (theirs) {
+        if (options?.approvalGated) this.gatedArtifactId = theirs.artifact_id;
+        return { artifact_id: theirs.artifact_id };
+      }
     }
+    if (options?.approvalGated) this.gatedArtifactId = artifact.artifact_id;
     return { artifact_id: artifact.artifact_id };
   }
 
-  async requestApproval(request: ApprovalRequest): Promise<never> {
-    throw new AgentFailure('agent_error', `Action '${request.action.type}' needs a human approval, which this deployment does not offer yet.`);
+  async requestApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
+    const step = ++this.step;
+    if (step <= this.task.step) {
+      // Replayed: the decision recorded against this call, or still waiting for one.
+      const decision = this.task.decisions?.[String(step)];
+      if (decision) return decision;
+      throw new TaskParked();
+    }
+    const outcome = await this.apply(() => this.deps.approvals.pause(this.task, step, request, this.gatedArtifactId));
+    void outcome;
+    throw new TaskParked();
   }
 
   private async apply(write: () => Promise<StepOutcome>): Promise<StepOutcome> {

@@ -59,6 +59,7 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
     updated_at: now.toISOString(),
     step: 0,
     artifacts: {},
+    decisions: {},
   };
   await taskRepository.create(task, taskEvent('task.created', task, { agent: task.agent, task_type: task.task_type, status: task.status }, systemClock));
   // The task is durable before it is dispatched; a lost dispatch is re-sent from the active-task

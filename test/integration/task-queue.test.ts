@@ -91,7 +91,7 @@ describe('task queues with the SQS emulator and DynamoDB Local', () => {
     const inFlightBefore = Number((await sqsClient().send(new GetQueueAttributesCommand({ QueueUrl: urls[2], AttributeNames: ['ApproximateNumberOfMessagesNotVisible'] }))).Attributes!.ApproximateNumberOfMessagesNotVisible);
     const { received } = await import('../support/recording-consumer');
     received.length = 0;
-    const poller = new QueuePoller({ name: 'recorder', handler: 'test/support/recording-consumer.ts', queues: [], batchSize: 1, timeoutSeconds: 5, memoryMb: 128 }, urls, 1, 20);
+    const poller = new QueuePoller({ name: 'recorder', access: { table: 'read' }, handler: 'test/support/recording-consumer.ts', queues: [], batchSize: 1, timeoutSeconds: 5, memoryMb: 128 }, urls, 1, 20);
 
     poller.start();
     for (let waited = 0; received.length < 5 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));

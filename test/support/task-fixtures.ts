@@ -23,6 +23,7 @@ export async function storedTask(tenantId: string, overrides: Partial<Task> & { 
     updated_at: now,
     step: 0,
     artifacts: {},
+    decisions: {},
     ...overrides,
   };
   await taskRepository.create(task, taskEvent('task.created', task, {}, systemClock));

@@ -53,6 +53,13 @@ export const keys = {
   eventDay: (tenantId: string, day: string): Key => ({ pk: `${tenant(tenantId)}#EVENTDAYS`, sk: day }),
   eventDaysPartition: (tenantId: string) => `${tenant(tenantId)}#EVENTDAYS`,
 
+  approval: (tenantId: string, approvalId: string): Key => ({ pk: `${tenant(tenantId)}#APPROVAL#${approvalId}`, sk: 'APPROVAL' }),
+  approvalListing: (tenantId: string, status: string, approvalId: string) => ({ [GSI1.partitionKey]: keys.approvalsPartition(tenantId, status), [GSI1.sortKey]: approvalId }),
+  approvalsPartition: (tenantId: string, status: string) => `${tenant(tenantId)}#APPROVALS#${status}`,
+  /** Approved actions the tool proxy has not executed yet (sparse; recovery re-dispatches them). */
+  pendingToolCall: (tenantId: string, approvalId: string) => ({ [GSI3.partitionKey]: `ACTIVE_TOOL_CALLS#${shardOf(approvalId, ACTIVE_TASK_SHARDS)}`, [GSI3.sortKey]: `${tenantId}#${approvalId}` }),
+  pendingToolCallPartition: (shard: number) => `ACTIVE_TOOL_CALLS#${shard}`,
+
   idempotency: (tenantId: string, idempotencyKey: string): Key => ({ pk: `${tenant(tenantId)}#IDEMPOTENCY#${idempotencyKey}`, sk: 'IDEMPOTENCY' }),
 };
 

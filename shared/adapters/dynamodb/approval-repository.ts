@@ -1,0 +1,282 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
+import { eventPut } from '#shared/adapters/dynamodb/event-item';
+import { ACTIVE_TASK_SHARDS, keys } from '#shared/adapters/dynamodb/keys';
+import { GSI1, GSI3 } from '#shared/adapters/dynamodb/table-definition';
+import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import type { ApprovalDecision } from '#shared/agents/agent';
+import type { Approval, ApprovalStatus } from '#shared/domain/approval';
+import type { ArtifactApprovalStatus } from '#shared/domain/artifact';
+import type { ServiceEvent } from '#shared/domain/event';
+import type { StepOutcome } from '#shared/domain/ports';
+import type { Task } from '#shared/domain/task';
+
+type Item = Record<string, NativeAttributeValue>;
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** What a resolution writes besides the approval itself. */
+export interface ResolutionWrites {
+  status: Exclude<ApprovalStatus, 'pending'>;
+  fields: Pick<Approval, 'decision' | 'resolution' | 'resolved_at' | 'action'> & Partial<Pick<Approval, 'comment' | 'original_action'>>;
+  event: ServiceEvent;
+  /** The gated artifact's new status, when the artifact still exists and is pending. */
+  artifactStatus?: ArtifactApprovalStatus;
+  /** Resume the parked task with this decision (the task must still be awaiting approval). */
+  resume?: { task: Task; decision: ApprovalDecision };
+  /** Leave the approval in the index of actions the tool proxy still owes. */
+  toolCallPending?: boolean;
+}
+
+/** The task update that parks or resumes a task, shared by the transactions below. */
+function resumeTaskItem(task: Task, step: number, decision: ApprovalDecision, now: string): TransactItem {
+  const active = keys.activeTask(task.tenant_id, task.task_id);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.task(task.tenant_id, task.task_id),
+      UpdateExpression: 'SET #status = :running, updated_at = :now, decisions.#step = :decision, #activePk = :activePk, #activeSk = :activeSk',
+      ConditionExpression: '#status = :awaiting',
+      ExpressionAttributeNames: { '#status': 'status', '#step': String(step), '#activePk': GSI3.partitionKey, '#activeSk': GSI3.sortKey },
+      ExpressionAttributeValues: { ':running': 'running', ':awaiting': 'awaiting_approval', ':now': now, ':decision': decision, ':activePk': active[GSI3.partitionKey], ':activeSk': active[GSI3.sortKey] },
+    },
+  };
+}
+
+/** Approvals: one item each, listed by status (gsi1), newest first. */
+export class DynamoApprovalRepository {
+  private get client() {
+    return documentClient();
+  }
+
+  /**
+   * Agent-context call `step` asks for approval: the task parks (`running → awaiting_approval`),
+   * the approval and `approval.requested` are written, all in one transaction that holds only if
+   * exactly `step - 1` calls were applied before.
+   */
+  async pause(task: Task, step: number, approval: Approval, event: ServiceEvent): Promise<StepOutcome> {
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.task(task.tenant_id, task.task_id),
+                UpdateExpression: `SET #status = :awaiting, step = :step, updated_at = :now REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
+                ConditionExpression: '#status = :running AND step = :previous',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':awaiting': 'awaiting_approval', ':running': 'running', ':step': step, ':previous': step - 1, ':now': event.created_at },
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...keys.approval(approval.tenant_id, approval.approval_id), ...keys.approvalListing(approval.tenant_id, 'pending', approval.approval_id), entity: 'approval', ...approval },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            await eventPut(event),
+          ],
+        }),
+      );
+      return 'applied';
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.task(task.tenant_id, task.task_id), ConsistentRead: true }));
+      return Item && Item.step >= step && (Item.status === 'awaiting_approval' || Item.status === 'running') ? 'already_applied' : 'task_not_running';
+    }
+  }
+
+  async get(tenantId: string, approvalId: string): Promise<Approval | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.approval(tenantId, approvalId), ConsistentRead: true }));
+    return Item ? stripKeys<Approval>(Item) : undefined;
+  }
+
+  /** The approval a task's call `step` created, if any (a replay looks for it). */
+  async findForStep(task: Task, step: number): Promise<Approval | undefined> {
+    for (const status of ['pending', 'approved', 'denied'] as const) {
+      const { Items } = await this.client.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: GSI1.indexName,
+          KeyConditionExpression: '#pk = :pk',
+          FilterExpression: 'task_id = :task AND step = :step',
+          ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+          ExpressionAttributeValues: { ':pk': keys.approvalsPartition(task.tenant_id, status), ':task': task.task_id, ':step': step },
+        }),
+      );
+      if (Items?.length) return stripKeys<Approval>(Items[0]);
+    }
+    return undefined;
+  }
+
+  async list(tenantId: string, query: { status: ApprovalStatus; agent?: string; taskId?: string; limit: number; cursor?: string }): Promise<{ approvals: Approval[]; nextCursor: string | null }> {
+    const partition = keys.approvalsPartition(tenantId, query.status);
+    const scope = `approvals|${partition}|${query.agent ?? ''}|${query.taskId ?? ''}`;
+    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
+    const filters: string[] = [];
+    const values: Item = { ':pk': partition };
+    if (query.agent) {
+      filters.push('agent = :agent');
+      values[':agent'] = query.agent;
+    }
+    if (query.taskId) {
+      filters.push('task_id = :task');
+      values[':task'] = query.taskId;
+    }
+    const approvals: Approval[] = [];
+    for (let round = 0; round < 25 && approvals.length < query.limit; round++) {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: GSI1.indexName,
+          KeyConditionExpression: '#pk = :pk',
+          ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+          ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+          ExpressionAttributeValues: values,
+          ScanIndexForward: false,
+          Limit: query.limit - approvals.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      approvals.push(...(page.Items ?? []).map((item) => stripKeys<Approval>(item)));
+      startKey = page.LastEvaluatedKey;
+      if (!startKey) break;
+    }
+    return { approvals, nextCursor: encodeCursor(scope, startKey) };
+  }
+
+  /** Pending approvals of a tenant past their expiry (the schedule may be late). */
+  async expiredPending(tenantId: string, now: string, limit = 100): Promise<Approval[]> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#pk = :pk',
+        FilterExpression: 'expires_at <= :now',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeValues: { ':pk': keys.approvalsPartition(tenantId, 'pending'), ':now': now },
+        Limit: limit,
+      }),
+    );
+    return (Items ?? []).map((item) => stripKeys<Approval>(item));
+  }
+
+  /**
+   * Resolves a pending approval in one transaction: the approval (condition: still pending), the
+   * gated artifact's status, `approval.resolved`, and, when given, the parked task's resume.
+   * Returns false when the approval was no longer pending or the task no longer parked.
+   */
+  async resolve(approval: Approval, writes: ResolutionWrites): Promise<boolean> {
+    const names: Record<string, string> = { '#status': 'status', '#gsi1pk': GSI1.partitionKey };
+    const values: Item = { ':status': writes.status, ':pending': 'pending', ':gsi1pk': keys.approvalsPartition(approval.tenant_id, writes.status) };
+    const sets = ['#status = :status', '#gsi1pk = :gsi1pk'];
+    for (const [field, value] of Object.entries(writes.fields)) {
+      if (value === undefined) continue;
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+    if (writes.toolCallPending) {
+      const pending = keys.pendingToolCall(approval.tenant_id, approval.approval_id);
+      names['#gsi3pk'] = GSI3.partitionKey;
+      names['#gsi3sk'] = GSI3.sortKey;
+      values[':gsi3pk'] = pending[GSI3.partitionKey];
+      values[':gsi3sk'] = pending[GSI3.sortKey];
+      sets.push('#gsi3pk = :gsi3pk', '#gsi3sk = :gsi3sk');
+    }
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.approval(approval.tenant_id, approval.approval_id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+      await eventPut(writes.event),
+    ];
+    if (writes.artifactStatus && approval.artifact_id) {
+      items.push({
+        Update: {
+          TableName: tableName(),
+          Key: keys.artifact(approval.tenant_id, approval.artifact_id),
+          UpdateExpression: 'SET approval_status = :to',
+          ConditionExpression: 'approval_status = :pending',
+          ExpressionAttributeValues: { ':to': writes.artifactStatus, ':pending': 'pending' },
+        },
+      });
+    }
+    if (writes.resume) items.push(resumeTaskItem(writes.resume.task, approval.step, writes.resume.decision, writes.event.created_at));
+    try {
+      await this.client.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Records the executed action with `tool_call.executed` and, when given, resumes the task. */
+  async recordExecution(approval: Approval, execution: NonNullable<Approval['execution']>, event: ServiceEvent, resume?: { task: Task; decision: ApprovalDecision }): Promise<boolean> {
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.approval(approval.tenant_id, approval.approval_id),
+          UpdateExpression: `SET execution = :execution REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
+          ConditionExpression: 'attribute_not_exists(execution) AND #status = :approved',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':execution': execution, ':approved': 'approved' },
+        },
+      },
+      await eventPut(event),
+    ];
+    if (resume) items.push(resumeTaskItem(resume.task, approval.step, resume.decision, event.created_at));
+    try {
+      await this.client.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Resumes a task parked on an approval whose execution is already recorded. */
+  async resumeTask(task: Task, step: number, decision: ApprovalDecision, now: string): Promise<boolean> {
+    try {
+      await this.client.send(new TransactWriteCommand({ TransactItems: [resumeTaskItem(task, step, decision, now)] }));
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Approved actions not executed yet, across tenants (runtime start and sweeper re-dispatch them). */
+  async *pendingToolCalls(): AsyncGenerator<{ tenant_id: string; approval_id: string }> {
+    for (let shard = 0; shard < ACTIVE_TASK_SHARDS; shard++) {
+      let startKey: Item | undefined;
+      do {
+        const page = await this.client.send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: GSI3.indexName,
+            KeyConditionExpression: '#pk = :pk',
+            ExpressionAttributeNames: { '#pk': GSI3.partitionKey },
+            ExpressionAttributeValues: { ':pk': keys.pendingToolCallPartition(shard) },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) yield { tenant_id: item.tenant_id, approval_id: item.approval_id };
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }
+  }
+}
+
+export const approvalRepository = new DynamoApprovalRepository();

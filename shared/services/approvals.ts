@@ -1,0 +1,166 @@
+import { approvalRepository, type ResolutionWrites } from '#shared/adapters/dynamodb/approval-repository';
+import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
+import { mailer } from '#shared/adapters/mail/mailer';
+import { scheduler } from '#shared/adapters/scheduler/scheduler';
+import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
+import { dispatchToolCall } from '#shared/adapters/sqs/tool-call-dispatcher';
+import { decisionOf, isExpired, validateModifiedAction, type Approval, type ApprovalStatus } from '#shared/domain/approval';
+import { systemClock } from '#shared/domain/clock';
+import { ConflictError, NotFoundError } from '#shared/domain/errors';
+import type { EventType, ServiceEvent } from '#shared/domain/event';
+import { newId } from '#shared/domain/ids';
+import type { Task } from '#shared/domain/task';
+
+/** Writes that lose a race are re-read and tried again this many times before answering 409. */
+const ATTEMPTS = 4;
+
+export function approvalEvent(type: EventType, approval: Approval, data: Record<string, unknown>): ServiceEvent {
+  const now = systemClock.now();
+  return {
+    event_id: newId('evt', now.getTime()),
+    type,
+    created_at: now.toISOString(),
+    tenant_id: approval.tenant_id,
+    task_id: approval.task_id,
+    agent: approval.agent,
+    approval_id: approval.approval_id,
+    data: { approval_id: approval.approval_id, task_id: approval.task_id, ...data },
+  };
+}
+
+function alreadyResolved(approval: Approval): ConflictError {
+  return new ConflictError('approval_already_resolved', `The approval was already ${approval.resolution === 'expired' ? 'denied by expiry' : approval.status}.`);
+}
+
+/** Side effects after a resolution committed; each is repeated by recovery if it is lost here. */
+async function afterResolution(approval: Approval, resumedTask: Task | undefined, toolCall: boolean): Promise<void> {
+  await scheduler().cancel(approval.approval_id).catch(() => undefined);
+  if (toolCall) await dispatchToolCall(approval).catch((error) => console.error(JSON.stringify({ level: 'WARN', message: 'tool call dispatch failed; recovery will retry', approval_id: approval.approval_id, error: String(error) })));
+  if (resumedTask) await taskDispatcher.dispatch(resumedTask).catch(() => undefined);
+}
+
+/**
+ * A human decides. Approved: the approval and the artifact become approved and the action goes
+ * to the tool proxy, which executes it and then resumes the task. Denied: the artifact becomes
+ * denied and the task resumes at once with the denial. Exactly one of racing resolutions (or of a
+ * resolution and the expiry) wins; the others get 409.
+ */
+export async function resolveApproval(tenantId: string, approvalId: string, request: { decision: 'approved' | 'denied'; comment?: string; modified_action?: Record<string, unknown> }): Promise<Approval> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const approval = await approvalRepository.get(tenantId, approvalId);
+    if (!approval) throw new NotFoundError('approval', approvalId);
+    const now = systemClock.now();
+    if (isExpired(approval, now)) {
+      await expireApproval(tenantId, approvalId);
+      throw alreadyResolved({ ...approval, status: 'denied', resolution: 'expired' });
+    }
+    if (approval.status !== 'pending') throw alreadyResolved(approval);
+    const action = request.modified_action ? validateModifiedAction(approval.action, request.modified_action) : approval.action;
+    const task = await taskRepository.load(tenantId, approval.task_id);
+    if (!task || task.status === 'cancelled') throw new ConflictError('task_not_awaiting_approval', 'The task that asked for this approval was cancelled.');
+    const fields = {
+      decision: request.decision,
+      resolution: 'resolved' as const,
+      resolved_at: now.toISOString(),
+      action,
+      ...(request.comment !== undefined ? { comment: request.comment } : {}),
+      ...(request.modified_action ? { original_action: approval.action } : {}),
+    };
+    const resolved: Approval = { ...approval, ...fields, status: request.decision };
+    const approved = request.decision === 'approved';
+    const resume = !approved && task.status === 'awaiting_approval' ? { task, decision: decisionOf(resolved) } : undefined;
+    const writes: ResolutionWrites = {
+      status: request.decision,
+      fields,
+      event: approvalEvent('approval.resolved', approval, { decision: request.decision, resolution: 'resolved', ...(request.comment !== undefined ? { comment: request.comment } : {}), modified: Boolean(request.modified_action) }),
+      artifactStatus: request.decision,
+      resume,
+      toolCallPending: approved,
+    };
+    if (await approvalRepository.resolve(approval, writes)) {
+      await afterResolution(resolved, resume?.task, approved);
+      return resolved;
+    }
+  }
+  const latest = await approvalRepository.get(tenantId, approvalId);
+  throw alreadyResolved(latest ?? ({ status: 'denied' } as Approval));
+}
+
+/** The schedule's target, and the lazy path of reads: a pending approval past expiry is denied. */
+export async function expireApproval(tenantId: string, approvalId: string): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const approval = await approvalRepository.get(tenantId, approvalId);
+    if (!approval || !isExpired(approval, systemClock.now())) return;
+    const fields = { decision: 'denied' as const, resolution: 'expired' as const, resolved_at: approval.expires_at, action: approval.action };
+    const task = await taskRepository.load(tenantId, approval.task_id);
+    const resume = task?.status === 'awaiting_approval' ? { task, decision: decisionOf({ ...approval, ...fields }) } : undefined;
+    const ok = await approvalRepository.resolve(approval, {
+      status: 'denied',
+      fields,
+      event: approvalEvent('approval.resolved', approval, { decision: 'denied', resolution: 'expired' }),
+      artifactStatus: 'expired',
+      resume,
+    });
+    if (ok) {
+      await afterResolution(approval, resume?.task, false);
+      return;
+    }
+  }
+}
+
+/** Denies every pending approval of the tenant that is past its expiry, so reads never show them pending. */
+export async function expireOverdue(tenantId: string): Promise<void> {
+  for (const approval of await approvalRepository.expiredPending(tenantId, systemClock.now().toISOString())) {
+    await expireApproval(tenantId, approval.approval_id);
+  }
+}
+
+export async function getApproval(tenantId: string, approvalId: string): Promise<Approval> {
+  let approval = await approvalRepository.get(tenantId, approvalId);
+  if (!approval) throw new NotFoundError('approval', approvalId);
+  if (isExpired(approval, systemClock.now())) {
+    await expireApproval(tenantId, approvalId);
+    approval = (await approvalRepository.get(tenantId, approvalId)) ?? approval;
+  }
+  return approval;
+}
+
+export async function listApprovals(tenantId: string, query: { status: ApprovalStatus; agent?: string; taskId?: string; limit: number; cursor?: string }) {
+  await expireOverdue(tenantId);
+  return approvalRepository.list(tenantId, query);
+}
+
+/**
+ * The tool proxy: executes an approved action exactly once per approval (the mailer is keyed by
+ * the approval id), records `tool_call.executed` and resumes the task. Safe to repeat at any point.
+ */
+export async function executeToolCall(tenantId: string, approvalId: string): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const approval = await approvalRepository.get(tenantId, approvalId);
+    if (!approval || approval.status !== 'approved') return;
+    const task = await taskRepository.load(tenantId, approval.task_id);
+    if (approval.execution) {
+      if (task?.status === 'awaiting_approval' && !task.decisions?.[String(approval.step)]) {
+        if (await approvalRepository.resumeTask(task, approval.step, decisionOf(approval), systemClock.now().toISOString())) await taskDispatcher.dispatch(task).catch(() => undefined);
+      }
+      return;
+    }
+    const result = await execute(approval);
+    const execution = { status: 'executed' as const, executed_at: systemClock.now().toISOString(), result };
+    const resume = task?.status === 'awaiting_approval' ? { task, decision: decisionOf(approval) } : undefined;
+    const event = approvalEvent('tool_call.executed', approval, { tool: approval.action.type, result });
+    if (await approvalRepository.recordExecution(approval, execution, event, resume)) {
+      if (resume) await taskDispatcher.dispatch(resume.task).catch(() => undefined);
+      return;
+    }
+  }
+  throw new Error(`Tool call of approval ${approvalId} could not be recorded; it will be retried.`);
+}
+
+async function execute(approval: Approval): Promise<Record<string, unknown>> {
+  const { action } = approval;
+  if (action.type !== 'mail.send') throw new Error(`No tool executes actions of type '${action.type}'.`);
+  const sender = mailer();
+  const sent = await sender.send({ from: sender.from, to: String(action.to), subject: String(action.subject), body: String(action.body), idempotencyKey: approval.approval_id });
+  return { message_id: sent.message_id, to: action.to };
+}
