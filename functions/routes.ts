@@ -17,6 +17,10 @@ export interface RouteAccess {
   dispatchToolCalls?: boolean;
   /** Creates and deletes one-time schedules (approval expiry). */
   schedules?: boolean;
+  /** Sends webhook delivery attempts to their queue. */
+  dispatchDeliveries?: boolean;
+  /** Encrypts webhook signing secrets (KMS on AWS). */
+  encryptSecrets?: boolean;
 }
 
 export interface RouteDefinition {
@@ -65,6 +69,16 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/approvals', handler: 'functions/approvals/list-approvals.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true, schedules: true } },
   { method: 'GET', path: '/approvals/{approval_id}', handler: 'functions/approvals/get-approval.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true, schedules: true } },
   { method: 'POST', path: '/approvals/{approval_id}/resolve', handler: 'functions/approvals/resolve-approval.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true, dispatchToolCalls: true, schedules: true } },
+
+  { method: 'POST', path: '/webhooks', handler: 'functions/webhooks/create-webhook.ts', auth: 'api_key', access: { table: 'read_write', encryptSecrets: true } },
+  { method: 'GET', path: '/webhooks', handler: 'functions/webhooks/list-webhooks.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/webhooks/{webhook_id}', handler: 'functions/webhooks/get-webhook.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'PATCH', path: '/webhooks/{webhook_id}', handler: 'functions/webhooks/update-webhook.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'DELETE', path: '/webhooks/{webhook_id}', handler: 'functions/webhooks/delete-webhook.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'POST', path: '/webhooks/{webhook_id}/rotate-secret', handler: 'functions/webhooks/rotate-webhook-secret.ts', auth: 'api_key', access: { table: 'read_write', encryptSecrets: true } },
+  { method: 'GET', path: '/webhooks/{webhook_id}/deliveries', handler: 'functions/webhooks/list-deliveries.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'POST', path: '/webhooks/{webhook_id}/deliveries/{delivery_id}/resend', handler: 'functions/webhooks/resend-delivery.ts', auth: 'api_key', access: { table: 'read_write', dispatchDeliveries: true } },
+  { method: 'POST', path: '/webhooks/{webhook_id}/recover', handler: 'functions/webhooks/recover-deliveries.ts', auth: 'api_key', access: { table: 'read_write', dispatchDeliveries: true } },
 
   { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', access: { table: 'read_write' }, streaming: true },

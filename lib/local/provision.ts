@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -23,7 +24,7 @@ const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
  * Creates the table and every queue of the topology under `name` (idempotent): each queue with
  * its dead-letter queue, redrive policy and visibility timeout as the AWS stack has them.
  */
-export async function provision(name: string, endpoints: EngineEndpoints, options: { outboxDir?: string } = {}): Promise<Provisioned> {
+export async function provision(name: string, endpoints: EngineEndpoints, options: { outboxDir?: string; secretKey?: string } = {}): Promise<Provisioned> {
   await ensureTable(endpoints.dynamodb, name);
   const sqs = new SQSClient({ endpoint: endpoints.sqs, region: 'us-east-1', credentials: localCredentials, useQueueUrlAsEndpoint: false });
   const queueUrls: Record<string, string> = {};
@@ -60,7 +61,12 @@ export async function provision(name: string, endpoints: EngineEndpoints, option
       MAILER_BACKEND: 'outbox',
       MAIL_FROM: 'Gatehouse Agents <agents@gatehouse.local>',
       GATEHOUSE_OUTBOX_DIR: options.outboxDir ?? join(tmpdir(), `gatehouse-outbox-${name}`),
+      // Webhook secrets: AES-GCM with a local key instead of KMS; receivers on loopback allowed.
+      SECRET_CIPHER_BACKEND: 'local',
+      GATEHOUSE_SECRET_KEY: options.secretKey ?? randomBytes(32).toString('base64'),
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
       ...Object.fromEntries(allQueues.map((queue) => [queue.urlEnv, queueUrls[queue.name]])),
+      ...Object.fromEntries(allQueues.filter((queue) => queue.deadLetterUrlEnv).map((queue) => [queue.deadLetterUrlEnv!, queueUrls[`${queue.name}-dlq`]])),
     },
   };
 }

@@ -1,7 +1,9 @@
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { consumers, scheduleTargets } from '#shared/config/topology';
+import { randomBytes } from 'node:crypto';
+import { consumers, eventFanOut, scheduleTargets } from '#shared/config/topology';
+import { StreamPoller } from '#lib/local/stream-poller';
 import { approvalRepository } from '#shared/adapters/dynamodb/approval-repository';
 import { dispatchToolCall } from '#shared/adapters/sqs/tool-call-dispatcher';
 import { ScheduleRunner } from '#lib/local/schedule-runner';
@@ -64,7 +66,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let server: Server | undefined;
   const pollers: QueuePoller[] = [];
   let scheduleRunner: ScheduleRunner | undefined;
+  let streamPoller: StreamPoller | undefined;
   const stopEngines = async () => {
+    await streamPoller?.stop();
     await Promise.all(pollers.map((poller) => poller.stop()));
     await scheduleRunner?.stop();
     await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
@@ -80,7 +84,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       engines = await startEngines({ dynamoDataDir: options.inMemory ? undefined : resolve(options.dataDir, 'dynamodb') });
       endpoints = engines;
     }
-    const provisioned = await provision(name, endpoints, options.inMemory ? {} : { outboxDir: resolve(options.dataDir, 'outbox') });
+    const provisioned = await provision(name, endpoints, options.inMemory ? {} : { outboxDir: resolve(options.dataDir, 'outbox'), secretKey: persistentSecretKey(options.dataDir) });
     Object.assign(process.env, provisioned.environment);
     if (!options.inMemory && !options.engines) {
       // Lets `npm run keys -- --local` find this runtime's table.
@@ -112,6 +116,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
     scheduleRunner = new ScheduleRunner(scheduleTargets);
     scheduleRunner.start();
+
+    // Plays the table stream's event-source mapping: inserted events fan out to webhooks.
+    streamPoller = new StreamPoller({
+      endpoint: endpoints.dynamodb,
+      tableName: name,
+      handler: eventFanOut.handler,
+      filter: (record) => record.eventName === eventFanOut.filter.eventName && record.dynamodb?.NewImage?.entity?.S === eventFanOut.filter.entity,
+      batchSize: eventFanOut.batchSize,
+      timeoutSeconds: eventFanOut.timeoutSeconds,
+      pollMs: 100,
+      ...(options.inMemory || options.engines ? {} : { checkpointFile: join(options.dataDir, 'stream-checkpoint.json') }),
+    });
+    streamPoller.start();
 
     for (const consumer of options.workers === false ? [] : consumers) {
       const poller = new QueuePoller(consumer, consumer.queues.map((queue) => provisioned.queueUrls[queue]), options.workerConcurrency ?? 4);
@@ -147,4 +164,14 @@ async function stopEngineOfCrashedRun(dataDir: string): Promise<void> {
   } catch {
     // an unreadable file from an older run: nothing to stop
   }
+}
+
+/** The local key that encrypts webhook secrets, kept beside the data it protects. */
+function persistentSecretKey(dataDir: string): string {
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(file, key, { mode: 0o600 });
+  return key;
 }

@@ -12,6 +12,8 @@ export interface QueueDefinition {
   maxReceiveCount: number;
   /** Environment variable through which producers find the queue's URL. */
   urlEnv: string;
+  /** Set when producers also write to the dead-letter queue themselves. */
+  deadLetterUrlEnv?: string;
 }
 
 /** What a consumer's or schedule target's function may touch (least privilege in CDK). */
@@ -23,6 +25,11 @@ export interface FunctionAccess {
   schedules?: boolean;
   /** Sends email (SES); only the tool proxy. */
   sendMail?: boolean;
+  /** Sends webhook delivery attempts to their queue. */
+  dispatchDeliveries?: boolean;
+  /** Encrypts or decrypts webhook secrets (KMS on AWS). */
+  decryptSecrets?: boolean;
+  encryptSecrets?: boolean;
 }
 
 export interface ConsumerDefinition {
@@ -66,7 +73,38 @@ export const toolProxy: ConsumerDefinition = {
   memoryMb: 256,
 };
 
-export const consumers: readonly ConsumerDefinition[] = [taskWorker, toolProxy];
+/** Webhook delivery attempts; retries are re-sent with a delay (backoff with jitter). */
+export const WEBHOOK_DELIVERY_QUEUE: QueueDefinition = {
+  name: 'webhook-deliveries',
+  maxReceiveCount: 5,
+  urlEnv: 'WEBHOOK_DELIVERY_QUEUE_URL',
+  deadLetterUrlEnv: 'WEBHOOK_DELIVERY_DLQ_URL',
+};
+
+export const webhookDeliverer: ConsumerDefinition = {
+  name: 'webhook-deliverer',
+  access: { table: 'read_write', dispatchDeliveries: true, decryptSecrets: true },
+  handler: 'functions/workers/deliver-webhook.ts',
+  queues: [WEBHOOK_DELIVERY_QUEUE.name],
+  batchSize: 5,
+  // Five deliveries of at most 15 s each, one after another.
+  timeoutSeconds: 90,
+  memoryMb: 512,
+};
+
+export const consumers: readonly ConsumerDefinition[] = [taskWorker, toolProxy, webhookDeliverer];
+
+/** The table's stream consumer: new event items fan out to webhook deliveries. */
+export const eventFanOut = {
+  name: 'event-fan-out',
+  handler: 'functions/streams/fan-out-events.ts',
+  access: { table: 'read_write', dispatchDeliveries: true } as FunctionAccess,
+  batchSize: 100,
+  timeoutSeconds: 60,
+  memoryMb: 512,
+  /** Only inserted event items reach the function (an event-source filter on AWS). */
+  filter: { eventName: 'INSERT', entity: 'event' },
+} as const;
 
 /** What each one-time schedule target runs (EventBridge Scheduler on AWS, the local runner here). */
 export const scheduleTargets = { 'approval-expiry': 'functions/approvals/expire-approval.ts' } as const;
@@ -82,4 +120,4 @@ export function visibilityTimeoutSeconds(queueName: string): number {
   return Math.max(30, ...timeouts) * VISIBILITY_TIMEOUT_FACTOR;
 }
 
-export const allQueues: readonly QueueDefinition[] = [...Object.values(TASK_QUEUES), TOOL_CALL_QUEUE];
+export const allQueues: readonly QueueDefinition[] = [...Object.values(TASK_QUEUES), TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE];

@@ -60,6 +60,12 @@ export const keys = {
   pendingToolCall: (tenantId: string, approvalId: string) => ({ [GSI3.partitionKey]: `ACTIVE_TOOL_CALLS#${shardOf(approvalId, ACTIVE_TASK_SHARDS)}`, [GSI3.sortKey]: `${tenantId}#${approvalId}` }),
   pendingToolCallPartition: (shard: number) => `ACTIVE_TOOL_CALLS#${shard}`,
 
+  webhook: (tenantId: string, webhookId: string): Key => ({ pk: `${tenant(tenantId)}#WEBHOOK#${webhookId}`, sk: 'WEBHOOK' }),
+  webhookListing: (tenantId: string, webhookId: string) => ({ [GSI1.partitionKey]: keys.webhooksPartition(tenantId), [GSI1.sortKey]: webhookId }),
+  webhooksPartition: (tenantId: string) => `${tenant(tenantId)}#WEBHOOKS`,
+  delivery: (tenantId: string, webhookId: string, eventId: string): Key => ({ pk: keys.deliveriesPartition(tenantId, webhookId), sk: eventId }),
+  deliveriesPartition: (tenantId: string, webhookId: string) => `${tenant(tenantId)}#WEBHOOK#${webhookId}#DELIVERIES`,
+
   idempotency: (tenantId: string, idempotencyKey: string): Key => ({ pk: `${tenant(tenantId)}#IDEMPOTENCY#${idempotencyKey}`, sk: 'IDEMPOTENCY' }),
 };
 

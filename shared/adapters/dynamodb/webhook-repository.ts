@@ -1,0 +1,205 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
+import { eventDay } from '#shared/adapters/dynamodb/event-item';
+import { lastIdAt } from '#shared/adapters/dynamodb/event-repository';
+import { EVENT_SHARDS, keys, shardOf } from '#shared/adapters/dynamodb/keys';
+import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
+import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import type { ServiceEvent } from '#shared/domain/event';
+import { NotFoundError } from '#shared/domain/errors';
+import type { Delivery, DeliveryAttempt, DeliveryStatus, Webhook } from '#shared/domain/webhook';
+
+type Item = Record<string, NativeAttributeValue>;
+
+/** Webhook subscriptions (listed per tenant on gsi1) and their deliveries (one partition per subscription). */
+export class DynamoWebhookRepository {
+  private get client() {
+    return documentClient();
+  }
+
+  async create(webhook: Webhook): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.webhook(webhook.tenant_id, webhook.webhook_id), ...keys.webhookListing(webhook.tenant_id, webhook.webhook_id), entity: 'webhook', ...webhook },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async get(tenantId: string, webhookId: string): Promise<Webhook | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.webhook(tenantId, webhookId), ConsistentRead: true }));
+    return Item ? stripKeys<Webhook>(Item) : undefined;
+  }
+
+  /** A tenant's subscriptions, oldest first (a tenant has few; no paging needed internally). */
+  async listAll(tenantId: string): Promise<Webhook[]> {
+    const webhooks: Webhook[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: GSI1.indexName,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+          ExpressionAttributeValues: { ':pk': keys.webhooksPartition(tenantId) },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      webhooks.push(...(page.Items ?? []).map((item) => stripKeys<Webhook>(item)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return webhooks;
+  }
+
+  /** Sets fields of an existing subscription; 404 when it does not exist. */
+  async update(tenantId: string, webhookId: string, fields: Partial<Webhook>, remove: (keyof Webhook)[] = []): Promise<Webhook> {
+    const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
+    const names: Record<string, string> = Object.fromEntries([...entries.map(([name]) => [`#${name}`, name]), ...remove.map((name) => [`#${name}`, name])]);
+    const sets = entries.map(([name]) => `#${name} = :${name}`);
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.webhook(tenantId, webhookId),
+          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', remove.length ? `REMOVE ${remove.map((name) => `#${name}`).join(', ')}` : ''].join(' ').trim(),
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: entries.length ? Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])) : undefined,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return stripKeys<Webhook>(Attributes!);
+    } catch (error) {
+      if (isConditionFailure(error)) throw new NotFoundError('webhook', webhookId);
+      throw error;
+    }
+  }
+
+  async delete(tenantId: string, webhookId: string): Promise<void> {
+    try {
+      await this.client.send(new DeleteCommand({ TableName: tableName(), Key: keys.webhook(tenantId, webhookId), ConditionExpression: 'attribute_exists(pk)' }));
+    } catch (error) {
+      if (isConditionFailure(error)) throw new NotFoundError('webhook', webhookId);
+      throw error;
+    }
+  }
+
+  /** The stored event a delivery is about. */
+  async event(tenantId: string, eventId: string): Promise<ServiceEvent | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: tableName(), Key: keys.event(tenantId, eventDay(eventId), shardOf(eventId, EVENT_SHARDS), eventId), ConsistentRead: true }),
+    );
+    return Item ? stripKeys<ServiceEvent>(Item) : undefined;
+  }
+
+  /** Creates the delivery unless it exists; returns the stored one either way. */
+  async createDelivery(delivery: Delivery): Promise<Delivery> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...keys.delivery(delivery.tenant_id, delivery.webhook_id, delivery.event_id), entity: 'delivery', ...delivery },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return delivery;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return (await this.getDelivery(delivery.tenant_id, delivery.webhook_id, delivery.event_id))!;
+    }
+  }
+
+  async getDelivery(tenantId: string, webhookId: string, eventId: string): Promise<Delivery | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.delivery(tenantId, webhookId, eventId), ConsistentRead: true }));
+    return Item ? stripKeys<Delivery>(Item) : undefined;
+  }
+
+  /**
+   * Appends attempt number `attempt.attempt` and the delivery's new status, once: the write
+   * holds only if exactly the attempts before it were recorded.
+   */
+  async recordAttempt(delivery: Delivery, attempt: DeliveryAttempt, status: DeliveryStatus, extra: { next_attempt_at?: string; failure_reason?: Delivery['failure_reason'] } = {}): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.delivery(delivery.tenant_id, delivery.webhook_id, delivery.event_id),
+          UpdateExpression: `SET attempts = list_append(attempts, :attempt), attempt_count = :count, #status = :status${extra.next_attempt_at ? ', next_attempt_at = :next' : ''}${extra.failure_reason ? ', failure_reason = :reason' : ''}${extra.next_attempt_at ? '' : ' REMOVE next_attempt_at'}`,
+          ConditionExpression: 'attempt_count = :previous',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':attempt': [attempt],
+            ':count': attempt.attempt,
+            ':previous': attempt.attempt - 1,
+            ':status': status,
+            ...(extra.next_attempt_at ? { ':next': extra.next_attempt_at } : {}),
+            ...(extra.failure_reason ? { ':reason': extra.failure_reason } : {}),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Marks a delivery that ended without an attempt (subscription disabled or deleted). */
+  async finishWithoutAttempt(delivery: Delivery, status: DeliveryStatus, reason: Delivery['failure_reason']): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.delivery(delivery.tenant_id, delivery.webhook_id, delivery.event_id),
+        UpdateExpression: 'SET #status = :status, failure_reason = :reason REMOVE next_attempt_at',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status, ':reason': reason },
+      }),
+    );
+  }
+
+  /** Re-opens an ended delivery for another round of attempts (resend, recover). */
+  async reopen(delivery: Delivery, now: string): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.delivery(delivery.tenant_id, delivery.webhook_id, delivery.event_id),
+        UpdateExpression: 'SET #status = :retrying, next_attempt_at = :now REMOVE failure_reason',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':retrying': 'retrying', ':now': now },
+      }),
+    );
+  }
+
+  /** Deliveries of a subscription, newest first, optionally only those since an instant or of a status. */
+  async listDeliveries(tenantId: string, webhookId: string, query: { limit: number; cursor?: string; status?: DeliveryStatus; since?: string }): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
+    const partition = keys.deliveriesPartition(tenantId, webhookId);
+    const scope = `deliveries|${partition}|${query.status ?? ''}|${query.since ?? ''}`;
+    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: 'pk', partition });
+    const deliveries: Delivery[] = [];
+    for (let round = 0; round < 25 && deliveries.length < query.limit; round++) {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: query.since ? 'pk = :pk AND sk > :since' : 'pk = :pk',
+          ...(query.status ? { FilterExpression: '#status = :status' } : {}),
+          ...(query.status ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+          ExpressionAttributeValues: { ':pk': partition, ...(query.since ? { ':since': lastIdAt(Date.parse(query.since) - 1) } : {}), ...(query.status ? { ':status': query.status } : {}) },
+          ScanIndexForward: false,
+          Limit: query.limit - deliveries.length,
+          ExclusiveStartKey: startKey,
+          ConsistentRead: true,
+        }),
+      );
+      deliveries.push(...(page.Items ?? []).map((item) => stripKeys<Delivery>(item)));
+      startKey = page.LastEvaluatedKey;
+      if (!startKey) break;
+    }
+    return { deliveries, nextCursor: encodeCursor(scope, startKey) };
+  }
+}
+
+export const webhookRepository = new DynamoWebhookRepository();

@@ -1,0 +1,83 @@
+import type { EventType } from '#shared/domain/event';
+
+export type WebhookStatus = 'enabled' | 'disabled';
+
+/** A subscription. Secrets are stored only as ciphertext (KMS on AWS). */
+export interface Webhook {
+  webhook_id: string;
+  tenant_id: string;
+  url: string;
+  events: EventType[];
+  status: WebhookStatus;
+  disabled_reason?: 'gone' | 'failing_for_5_days' | 'disabled_by_user';
+  secret_ciphertext: string;
+  /** The secret being rotated out: it still signs until `previous_secret_expires_at`. */
+  previous_secret_ciphertext?: string;
+  previous_secret_expires_at?: string;
+  created_at: string;
+  updated_at: string;
+  last_success_at?: string;
+  failing_since?: string;
+}
+
+export function renderWebhook(webhook: Webhook) {
+  return {
+    webhook_id: webhook.webhook_id,
+    url: webhook.url,
+    events: webhook.events,
+    status: webhook.status,
+    ...(webhook.disabled_reason && webhook.status === 'disabled' ? { disabled_reason: webhook.disabled_reason } : {}),
+    ...(webhook.previous_secret_expires_at ? { previous_secret_expires_at: webhook.previous_secret_expires_at } : {}),
+    created_at: webhook.created_at,
+    updated_at: webhook.updated_at,
+    ...(webhook.last_success_at ? { last_success_at: webhook.last_success_at } : {}),
+    ...(webhook.failing_since ? { failing_since: webhook.failing_since } : {}),
+  };
+}
+
+/** The encryption context of a subscription's secret: a ciphertext cannot move to another one. */
+export function secretContext(webhook: Pick<Webhook, 'tenant_id' | 'webhook_id'>): Record<string, string> {
+  return { tenant_id: webhook.tenant_id, webhook_id: webhook.webhook_id, purpose: 'webhook-signing-secret' };
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at: string;
+  status_code?: number;
+  latency_ms: number;
+  error?: string;
+  ok: boolean;
+}
+
+export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed' | 'skipped';
+
+/** One event for one subscription, with every attempt. Its id is the event id (X-Service-Delivery). */
+export interface Delivery {
+  tenant_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: EventType;
+  /** The exact body, built once so every attempt sends (and signs) the same bytes. */
+  body: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  attempts: DeliveryAttempt[];
+  created_at: string;
+  next_attempt_at?: string;
+  /** Why the delivery ended without success: retries exhausted (dead-lettered) or endpoint disabled. */
+  failure_reason?: 'retries_exhausted' | 'endpoint_disabled' | 'webhook_deleted';
+}
+
+export function renderDelivery(delivery: Delivery) {
+  return {
+    delivery_id: delivery.event_id,
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    status: delivery.status,
+    attempt_count: delivery.attempt_count,
+    attempts: delivery.attempts,
+    created_at: delivery.created_at,
+    ...(delivery.next_attempt_at ? { next_attempt_at: delivery.next_attempt_at } : {}),
+    ...(delivery.failure_reason ? { failure_reason: delivery.failure_reason } : {}),
+  };
+}

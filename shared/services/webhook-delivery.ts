@@ -1,0 +1,76 @@
+import { secretCipher } from '#shared/adapters/crypto/secret-cipher';
+import { deliverWebhook } from '#shared/adapters/http/deliver-webhook';
+import { webhookRepository } from '#shared/adapters/dynamodb/webhook-repository';
+import { deadLetterDelivery, dispatchDelivery, type DeliveryMessage } from '#shared/adapters/sqs/delivery-dispatcher';
+import { getIntegerFromEnv } from '#shared/config/env';
+import { systemClock } from '#shared/domain/clock';
+import { decideEndpointDisable, nextAttemptDelaySeconds, nextFailingSince } from '#shared/domain/webhook-retry';
+import { signWebhook, type SigningSecrets } from '#shared/domain/webhook-signature';
+import { secretContext, type Webhook } from '#shared/domain/webhook';
+import { allowLoopbackWebhooks } from '#shared/services/webhooks';
+
+async function signingSecrets(webhook: Webhook): Promise<SigningSecrets> {
+  const context = secretContext(webhook);
+  const current = await secretCipher().decrypt(webhook.secret_ciphertext, context);
+  if (!webhook.previous_secret_ciphertext || !webhook.previous_secret_expires_at) return { current };
+  return { current, previous: { secret: await secretCipher().decrypt(webhook.previous_secret_ciphertext, context), expiresAt: new Date(webhook.previous_secret_expires_at) } };
+}
+
+/** Seconds until the next attempt, scaled by WEBHOOK_RETRY_SCALE_PERCENT (tests shrink the schedule). */
+function retryDelay(attempt: number): number | undefined {
+  const delay = nextAttemptDelaySeconds(attempt, Math.random);
+  return delay === undefined ? undefined : (delay * getIntegerFromEnv('WEBHOOK_RETRY_SCALE_PERCENT', 100)) / 100;
+}
+
+/**
+ * Makes delivery attempt `message.attempt`. The next attempt is queued BEFORE this one is
+ * recorded: a crash in between repeats this attempt (receivers dedupe by X-Service-Delivery), and
+ * a stale duplicate of an attempt that was already recorded is dropped, so no attempt chain is
+ * ever lost or doubled.
+ */
+export async function attemptDelivery(message: DeliveryMessage): Promise<void> {
+  const delivery = await webhookRepository.getDelivery(message.tenant_id, message.webhook_id, message.event_id);
+  if (!delivery || delivery.status === 'succeeded' || message.attempt <= delivery.attempt_count) return;
+  const webhook = await webhookRepository.get(message.tenant_id, message.webhook_id);
+  if (!webhook) return webhookRepository.finishWithoutAttempt(delivery, 'skipped', 'webhook_deleted');
+  if (webhook.status !== 'enabled') return webhookRepository.finishWithoutAttempt(delivery, 'failed', 'endpoint_disabled');
+
+  const now = systemClock.now();
+  const headers = signWebhook({ body: delivery.body, eventId: delivery.event_id, eventType: delivery.event_type, timestamp: now, secrets: await signingSecrets(webhook) });
+  const result = await deliverWebhook({ url: webhook.url, body: delivery.body, headers, allowLoopback: allowLoopbackWebhooks(), timeoutMs: getIntegerFromEnv('WEBHOOK_TIMEOUT_MS', 15_000) });
+  const attempt = {
+    attempt: message.attempt,
+    at: now.toISOString(),
+    ok: result.ok,
+    latency_ms: result.latencyMs,
+    ...(result.statusCode !== undefined ? { status_code: result.statusCode } : {}),
+    ...(result.error ? { error: result.error } : {}),
+  };
+
+  if (result.ok) {
+    await webhookRepository.recordAttempt(delivery, attempt, 'succeeded');
+    await webhookRepository.update(webhook.tenant_id, webhook.webhook_id, { last_success_at: now.toISOString() }, ['failing_since']).catch(() => undefined);
+    return;
+  }
+
+  const failingSince = nextFailingSince({ ok: false, failingSince: webhook.failing_since ? new Date(webhook.failing_since) : undefined, now });
+  const disable = decideEndpointDisable({ lastSuccessAt: webhook.last_success_at ? new Date(webhook.last_success_at) : undefined, failingSince, now, lastStatus: result.statusCode });
+  await webhookRepository
+    .update(webhook.tenant_id, webhook.webhook_id, {
+      failing_since: failingSince?.toISOString(),
+      ...(disable.disable ? { status: 'disabled' as const, disabled_reason: disable.reason } : {}),
+    })
+    .catch(() => undefined);
+  if (disable.disable) {
+    await webhookRepository.recordAttempt(delivery, attempt, 'failed', { failure_reason: 'endpoint_disabled' });
+    return;
+  }
+  const delay = retryDelay(message.attempt);
+  if (delay === undefined) {
+    await deadLetterDelivery(message);
+    await webhookRepository.recordAttempt(delivery, attempt, 'failed', { failure_reason: 'retries_exhausted' });
+    return;
+  }
+  await dispatchDelivery({ ...message, attempt: message.attempt + 1 }, delay);
+  await webhookRepository.recordAttempt(delivery, attempt, 'retrying', { next_attempt_at: new Date(now.getTime() + delay * 1000).toISOString() });
+}
