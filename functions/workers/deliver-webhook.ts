@@ -1,6 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { z } from 'zod';
+import { parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { attemptDelivery } from '#shared/services/webhook-delivery';
 
 const processor = new BatchProcessor(EventType.SQS);
@@ -8,18 +9,9 @@ const deliveryMessage = z.object({ tenant_id: z.string().min(1), webhook_id: z.s
 
 /** One delivery attempt per message; retries are new delayed messages, not redeliveries. */
 async function runRecord(record: SQSRecord): Promise<void> {
-  let body: unknown;
-  try {
-    body = JSON.parse(record.body);
-  } catch {
-    body = undefined;
-  }
-  const parsed = deliveryMessage.safeParse(body);
-  if (!parsed.success) {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'malformed delivery message dropped', messageId: record.messageId }));
-    return;
-  }
-  await attemptDelivery(parsed.data);
+  const message = parseMessageBody(record, deliveryMessage, 'webhook-deliverer');
+  if (!message) return;
+  await attemptDelivery(message);
 }
 
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, runRecord, processor, { context });

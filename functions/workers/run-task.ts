@@ -4,6 +4,7 @@ import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { findAgentBySlug } from '#shared/agents/catalog';
 import { systemClock } from '#shared/domain/clock';
 import { taskMessageSchema } from '#shared/domain/task-message';
+import { parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { AgentRunner } from '#shared/runtime/agent-runner';
 import { approvalGate } from '#shared/services/approval-gate';
 
@@ -15,22 +16,10 @@ const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate,
  * `batchItemFailures` and redelivered; the runner is idempotent, so redelivery is always safe.
  */
 async function runRecord(record: SQSRecord): Promise<void> {
-  const parsed = taskMessageSchema.safeParse(safeJson(record.body));
-  if (!parsed.success) {
-    // A message no task can come from: retrying cannot help, so it is dropped with a log line.
-    console.error(JSON.stringify({ level: 'ERROR', message: 'malformed task message dropped', messageId: record.messageId }));
-    return;
-  }
-  const outcome = await runner.run(parsed.data.tenant_id, parsed.data.task_id);
-  console.log(JSON.stringify({ level: 'INFO', message: 'task run finished', tenant_id: parsed.data.tenant_id, task_id: parsed.data.task_id, outcome }));
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const message = parseMessageBody(record, taskMessageSchema, 'task-worker');
+  if (!message) return;
+  const outcome = await runner.run(message.tenant_id, message.task_id);
+  console.log(JSON.stringify({ level: 'INFO', message: 'task run finished', tenant_id: message.tenant_id, task_id: message.task_id, outcome }));
 }
 
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>

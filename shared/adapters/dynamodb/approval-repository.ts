@@ -3,6 +3,7 @@ import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { eventPut } from '#shared/adapters/dynamodb/event-item';
+import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
 import { ACTIVE_TASK_SHARDS, keys } from '#shared/adapters/dynamodb/keys';
 import { GSI1, GSI3 } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
@@ -259,23 +260,7 @@ export class DynamoApprovalRepository {
 
   /** Approved actions not executed yet, across tenants (runtime start and sweeper re-dispatch them). */
   async *pendingToolCalls(): AsyncGenerator<{ tenant_id: string; approval_id: string }> {
-    for (let shard = 0; shard < ACTIVE_TASK_SHARDS; shard++) {
-      let startKey: Item | undefined;
-      do {
-        const page = await this.client.send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: GSI3.indexName,
-            KeyConditionExpression: '#pk = :pk',
-            ExpressionAttributeNames: { '#pk': GSI3.partitionKey },
-            ExpressionAttributeValues: { ':pk': keys.pendingToolCallPartition(shard) },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) yield { tenant_id: item.tenant_id, approval_id: item.approval_id };
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-    }
+    for await (const item of itemsOfShardedIndex(keys.pendingToolCallPartition, ACTIVE_TASK_SHARDS)) yield { tenant_id: item.tenant_id, approval_id: item.approval_id };
   }
 }
 

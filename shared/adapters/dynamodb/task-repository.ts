@@ -5,6 +5,7 @@ import { keys, ACTIVE_TASK_SHARDS } from '#shared/adapters/dynamodb/keys';
 import { GSI1, GSI2, GSI3 } from '#shared/adapters/dynamodb/table-definition';
 import { eventPut } from '#shared/adapters/dynamodb/event-item';
 import { encodeCursor, decodeCursor } from '#shared/adapters/dynamodb/cursor';
+import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { Artifact } from '#shared/domain/artifact';
 import type { ServiceEvent } from '#shared/domain/event';
@@ -283,23 +284,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
 
   /** Every task a dispatcher still owes work to, across tenants (sparse, sharded index). */
   async *activeTasks(): AsyncGenerator<{ tenant_id: string; task_id: string; priority: Task['priority'] }> {
-    for (let shard = 0; shard < ACTIVE_TASK_SHARDS; shard++) {
-      let startKey: Item | undefined;
-      do {
-        const page = await this.client.send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: GSI3.indexName,
-            KeyConditionExpression: '#pk = :pk',
-            ExpressionAttributeNames: { '#pk': GSI3.partitionKey },
-            ExpressionAttributeValues: { ':pk': keys.activeShardPartition(shard) },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) yield { tenant_id: item.tenant_id, task_id: item.task_id, priority: item.priority };
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-    }
+    for await (const item of itemsOfShardedIndex(keys.activeShardPartition, ACTIVE_TASK_SHARDS)) yield { tenant_id: item.tenant_id, task_id: item.task_id, priority: item.priority };
   }
 }
 
