@@ -1,22 +1,65 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnParameter, Stack, type StackProps } from 'aws-cdk-lib';
+import { EmailIdentity } from 'aws-cdk-lib/aws-ses';
 import type { Construct } from 'constructs';
 import { Api } from '#lib/constructs/api';
 import { Data } from '#lib/constructs/data';
+import type { MailSettings } from '#lib/constructs/gatehouse-function';
+import { ScheduleTargets } from '#lib/constructs/schedule-targets';
+import { Schedules } from '#lib/constructs/schedules';
 import { Streaming } from '#lib/constructs/streaming';
 import { Tasks } from '#lib/constructs/tasks';
+import { Webhooks } from '#lib/constructs/webhooks';
 
 /**
- * Gatehouse on AWS: the table, the task queues with their worker, the API, and the streaming
- * routes behind Function URLs (which the REST API cannot stream). Each function
- * gets TABLE_NAME, and the queue URLs only if it dispatches tasks, through `bindData`.
+ * Gatehouse on AWS: the table, the queues with their consumers (task worker, tool proxy, webhook
+ * deliverer), the one-time schedules with their targets (approval expiry), webhooks (the secrets
+ * key, the fan-out on the table's stream), the API, and the streaming routes behind Function URLs
+ * (which the REST API cannot stream). Every function gets exactly what its access declaration
+ * says, environment included, through `bindData`.
+ *
+ * Order matters only for what must exist before it is handed around: schedule targets and the
+ * secrets key first (every function that schedules needs the targets' ARNs, the deliverer needs
+ * the key), then the queues with their consumers, then the rest.
  */
 export class GatehouseStack extends Stack {
   public constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
+    const mail = this.mailParameters();
     const { table } = new Data(this, 'Data');
-    const tasks = new Tasks(this, 'Tasks', { table });
-    const data = { table, taskQueues: tasks.queues };
-    new Api(this, 'Api', data);
-    new Streaming(this, 'Streaming', data);
+    const schedules = new Schedules(this, 'Schedules');
+    const targets = new ScheduleTargets(this, 'ScheduleTargets');
+    const webhooks = new Webhooks(this, 'Webhooks');
+    const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey });
+    targets.bind(tasks.resources);
+    webhooks.bind(tasks.resources);
+    new Api(this, 'Api', tasks.resources);
+    new Streaming(this, 'Streaming', tasks.resources);
+  }
+
+  /**
+   * The sender of approved mail; only the tool proxy sends, as MailFromIdentity only. While the
+   * account is in the SES sandbox, SES also checks the sender's IAM policy against each recipient's
+   * identity, so sandbox sends to verified test addresses are denied: request production access.
+   */
+  private mailParameters(): MailSettings {
+    const from = new CfnParameter(this, 'MailFrom', {
+      type: 'String',
+      default: 'Gatehouse <no-reply@example.com>',
+      description:
+        'Sender of the mail Gatehouse sends on approval (MAIL_FROM), e.g. "Gatehouse <no-reply@example.com>". Its address must be an SES-verified identity, or belong to a verified domain, in this account and region: MailFromIdentity.',
+      // One line with an address in it; the mailer checks the same at startup.
+      allowedPattern: '.+@.+',
+      constraintDescription: 'must be one sender address on one line, e.g. "Gatehouse <no-reply@example.com>".',
+    });
+    const identity = new CfnParameter(this, 'MailFromIdentity', {
+      type: 'String',
+      default: 'example.com',
+      description:
+        'The SES-verified identity MailFrom sends as, exactly as SES lists it: its domain (example.com) or, if only the address is verified, the address. The tool proxy may send as this identity only (ses:SendEmail on its ARN).',
+      // A domain or an address; never a wildcard, which would let the tool proxy send as any identity.
+      allowedPattern: '[A-Za-z0-9._+-]+(@[A-Za-z0-9.-]+)?',
+      constraintDescription: 'must be a domain (example.com) or an email address (no-reply@example.com), without wildcards.',
+    });
+    return { from: from.valueAsString, identity: EmailIdentity.fromEmailIdentityName(this, 'MailIdentity', identity.valueAsString) };
   }
 }

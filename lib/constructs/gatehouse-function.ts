@@ -1,15 +1,22 @@
 import { fileURLToPath } from 'node:url';
 import { basename, join } from 'node:path';
-import { Duration } from 'aws-cdk-lib';
+import { Annotations, Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IEmailIdentity } from 'aws-cdk-lib/aws-ses';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { RouteAccess } from '#functions/routes';
-import { TASK_QUEUES } from '#shared/config/topology';
+import type { SECRET_CIPHER_ENV, SecretCipherBackend } from '#shared/adapters/crypto/secret-cipher';
+import type { MailerBackend } from '#shared/adapters/mail/mailer';
+import { TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, type FunctionAccess } from '#shared/config/topology';
+import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
+import type { Schedules } from '#lib/constructs/schedules';
 
 /** The repository root: handler files in the route table and topology are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,10 +36,41 @@ export interface GatehouseFunctionProps extends Omit<NodejsFunctionProps, 'entry
   timeout: Duration;
 }
 
-/** What a function may be bound to; queues are keyed by priority so their URL env names are known. */
+/** An access declaration: a route's (routes.ts) or a consumer's or schedule target's (topology.ts). */
+export type AccessDeclaration = RouteAccess | FunctionAccess;
+
+/** The sender of approved mail, from the stack parameters `MailFrom` and `MailFromIdentity`. */
+export interface MailSettings {
+  /** MAIL_FROM, e.g. `Gatehouse <no-reply@example.com>`. */
+  from: string;
+  /** The SES identity (domain or address) that `from` sends as; `ses:SendEmail` is scoped to it. */
+  identity: IEmailIdentity;
+}
+
+/** The access flags `bindData` grants; any other flag set in a declaration gets a synth warning. */
+const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets']);
+
+/**
+ * The secret cipher's environment names, as secret-cipher.ts declares them. Written out rather than
+ * imported: that module loads the KMS client, which synth does not need; the type keeps them in step.
+ */
+const CIPHER_ENV: Pick<typeof SECRET_CIPHER_ENV, 'backend' | 'kmsKeyId'> = { backend: 'SECRET_CIPHER_BACKEND', kmsKeyId: 'SECRETS_KMS_KEY_ID' };
+
+/**
+ * What a function may be bound to. Task queues are keyed by priority so their URL env names are
+ * known. `scheduleTargets` are the functions one-time schedules invoke, by target name.
+ */
 export interface DataResources {
   table: ITable;
   taskQueues: Record<TaskPriority, IQueue>;
+  toolCallQueue: IQueue;
+  /** Webhook delivery attempts (`WEBHOOK_DELIVERY_QUEUE`). */
+  deliveryQueue: IQueue;
+  /** The customer-managed key webhook signing secrets are encrypted under. */
+  secretsKey: IKey;
+  schedules: Schedules;
+  scheduleTargets: Record<ScheduleTarget, IFunction>;
+  mail: MailSettings;
 }
 
 /**
@@ -73,19 +111,69 @@ export class GatehouseFunction extends NodejsFunction {
   }
 
   /**
-   * Gives the function exactly the access its definition declares, and the environment that
-   * goes with it: TABLE_NAME always; the task queue URLs only when it dispatches tasks.
+   * Gives the function exactly the access its declaration says, and the environment that goes with
+   * it, nothing more: the table (TABLE_NAME; read or read/write, or nothing for `none`); the
+   * task queues (their URLs, send only) for `dispatchTasks`; the tool-call queue (its URL, send
+   * only) for `dispatchToolCalls`; one-time schedules in the service's group for `schedules`;
+   * SES as the configured sender for `sendMail`; the webhook delivery queue (its URL, send only)
+   * for `dispatchDeliveries`; the secrets key with `kms:Encrypt` only for `encryptSecrets` and
+   * `kms:Decrypt` only for `decryptSecrets` (with the KMS cipher's environment for either).
+   *
+   * The delivery queue's dead-letter queue is not granted here: only the queue's consumer writes
+   * to it (retries exhausted), and the construct wiring consumers to their queues grants that.
    */
-  public bindData(access: RouteAccess, { table, taskQueues }: DataResources): void {
-    if (access.table === 'none') return;
-    this.addEnvironment('TABLE_NAME', table.tableName);
-    if (access.table === 'read_write') table.grantReadWriteData(this);
-    else table.grantReadData(this);
+  public bindData(access: AccessDeclaration, resources: DataResources): void {
+    const { table, taskQueues, toolCallQueue, deliveryQueue, secretsKey, schedules, scheduleTargets, mail } = resources;
+    // A flag declared but not granted here would deploy a function that fails at its first call.
+    const unbound = Object.entries(access).filter(([flag, value]) => value && !BOUND_FLAGS.has(flag)).map(([flag]) => flag);
+    if (unbound.length > 0) {
+      Annotations.of(this).addWarningV2('gatehouse:unbound-access', `Access declared but not granted by bindData: ${unbound.join(', ')}.`);
+    }
+    if (access.table !== 'none') {
+      this.addEnvironment('TABLE_NAME', table.tableName);
+      if (access.table === 'read_write') table.grantReadWriteData(this);
+      else table.grantReadData(this);
+    }
 
-    if (!access.dispatchTasks) return;
-    for (const [priority, queue] of Object.entries(taskQueues) as [TaskPriority, IQueue][]) {
-      this.addEnvironment(TASK_QUEUES[priority].urlEnv, queue.queueUrl);
-      queue.grantSendMessages(this);
+    if (access.dispatchTasks) {
+      for (const [priority, queue] of Object.entries(taskQueues) as [TaskPriority, IQueue][]) {
+        this.addEnvironment(TASK_QUEUES[priority].urlEnv, queue.queueUrl);
+        queue.grantSendMessages(this);
+      }
+    }
+
+    if (access.dispatchToolCalls) {
+      this.addEnvironment(TOOL_CALL_QUEUE.urlEnv, toolCallQueue.queueUrl);
+      toolCallQueue.grantSendMessages(this);
+    }
+
+    if (access.schedules) schedules.grantScheduling(this, scheduleTargets);
+
+    if ('sendMail' in access && access.sendMail) {
+      this.addEnvironment('MAILER_BACKEND', 'ses' satisfies MailerBackend);
+      this.addEnvironment('MAIL_FROM', mail.from);
+      // ses:SendEmail and ses:SendRawEmail (CDK's sending pair) on the one identity the sender
+      // belongs to (MailFromIdentity), not `identity/*`: the function cannot send as any other
+      // verified domain or address of the account. The parameter exists because the identity is
+      // not always derivable from MAIL_FROM (a verified domain covers all its addresses).
+      mail.identity.grantSendEmail(this);
+    }
+
+    if (access.dispatchDeliveries) {
+      this.addEnvironment(WEBHOOK_DELIVERY_QUEUE.urlEnv, deliveryQueue.queueUrl);
+      deliveryQueue.grantSendMessages(this);
+    }
+
+    const encrypts = 'encryptSecrets' in access && Boolean(access.encryptSecrets);
+    const decrypts = 'decryptSecrets' in access && Boolean(access.decryptSecrets);
+    if (encrypts || decrypts) {
+      this.addEnvironment(CIPHER_ENV.backend, 'kms' satisfies SecretCipherBackend);
+      // The key ARN, not the alias: Decrypt names the key, so KMS refuses another key's ciphertext.
+      this.addEnvironment(CIPHER_ENV.kmsKeyId, secretsKey.keyArn);
+      // Exactly the one operation each side needs, on the one key: not `grantEncrypt`/`grantDecrypt`,
+      // which add ReEncrypt* and GenerateDataKey*. The cipher calls Encrypt and Decrypt directly.
+      if (encrypts) secretsKey.grant(this, 'kms:Encrypt');
+      if (decrypts) secretsKey.grant(this, 'kms:Decrypt');
     }
   }
 }

@@ -1,11 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { TASK_QUEUES, taskWorker, visibilityTimeoutSeconds, type QueueDefinition } from '#shared/config/topology';
+import { TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, allQueues, consumers, visibilityTimeoutSeconds, type ConsumerDefinition, type QueueDefinition } from '#shared/config/topology';
 import type { TaskPriority } from '#shared/domain/task';
-import { GatehouseFunction } from '#lib/constructs/gatehouse-function';
+import { GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
 
 /**
  * SQS has no message priority, and three event source mappings on one function are polled
@@ -15,39 +14,82 @@ import { GatehouseFunction } from '#lib/constructs/gatehouse-function';
  */
 const MAX_CONCURRENCY: Record<TaskPriority, number> = { high: 20, normal: 10, low: 5 };
 
-export interface TasksProps {
-  table: ITable;
+/**
+ * Construct ids that predate deriving consumers from topology.ts: changing one would replace the
+ * function (and orphan its log group). Every other consumer's id is its name in PascalCase.
+ */
+const LEGACY_CONSUMER_IDS: Readonly<Record<string, string>> = { 'task-worker': 'Worker' };
+
+/** `webhook-deliverer` → `WebhookDeliverer`: the construct id of a consumer. */
+export function consumerConstructId(consumer: ConsumerDefinition): string {
+  return LEGACY_CONSUMER_IDS[consumer.name] ?? consumer.name.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
 }
 
-/** The task queues (each with a dead-letter queue) and the worker that runs their messages. */
+/** Everything the consumers may be bound to except the queues, which this construct creates. */
+export type TasksProps = Omit<DataResources, 'taskQueues' | 'toolCallQueue' | 'deliveryQueue'>;
+
+/**
+ * Every queue of topology.ts (`allQueues`), each with a dead-letter queue, and every consumer
+ * (`consumers`): the task queues with the worker that runs tasks, the tool-call queue with the tool
+ * proxy that executes approved actions, the webhook delivery queue with the deliverer. Each
+ * consumer gets exactly the access its definition declares, and send on the dead-letter queue of
+ * a queue it consumes whose definition says consumers dead-letter themselves (`deadLetterUrlEnv`).
+ */
 export class Tasks extends Construct {
   public readonly queues: Record<TaskPriority, Queue>;
-  public readonly worker: GatehouseFunction;
+  /** Approved actions waiting for the tool proxy. */
+  public readonly toolCalls: Queue;
+  /** Webhook delivery attempts waiting for the deliverer. */
+  public readonly deliveries: Queue;
+  /** Every queue of topology.ts by its name (dead-letter queues not included). */
+  public readonly queuesByName: ReadonlyMap<string, Queue>;
+  /** Every consumer's function, by consumer name. */
+  public readonly consumers: ReadonlyMap<string, GatehouseFunction>;
+  /** `props` with this construct's queues: what every other function is bound to. */
+  public readonly resources: DataResources;
 
-  public constructor(scope: Construct, id: string, { table }: TasksProps) {
+  public constructor(scope: Construct, id: string, props: TasksProps) {
     super(scope, id);
-    const entries = Object.entries(TASK_QUEUES) as [TaskPriority, QueueDefinition][];
-    this.queues = Object.fromEntries(entries.map(([priority, definition]) => [priority, this.queue(definition)])) as Record<TaskPriority, Queue>;
+    const queuesByName = new Map(allQueues.map((definition) => [definition.name, this.queue(definition)] as const));
+    const byName = (definition: QueueDefinition): Queue => queuesByName.get(definition.name)!;
+    const priorities = Object.entries(TASK_QUEUES) as [TaskPriority, QueueDefinition][];
+    this.queuesByName = queuesByName;
+    this.queues = Object.fromEntries(priorities.map(([priority, definition]) => [priority, byName(definition)])) as Record<TaskPriority, Queue>;
+    this.toolCalls = byName(TOOL_CALL_QUEUE);
+    this.deliveries = byName(WEBHOOK_DELIVERY_QUEUE);
+    this.resources = { ...props, taskQueues: this.queues, toolCallQueue: this.toolCalls, deliveryQueue: this.deliveries };
 
-    this.worker = new GatehouseFunction(this, 'Worker', {
-      handlerFile: taskWorker.handler,
-      timeout: Duration.seconds(taskWorker.timeoutSeconds),
-      memorySize: taskWorker.memoryMb,
-    });
-    // The worker only records runs in the table; it never dispatches further tasks.
-    this.worker.bindData({ table: 'read_write' }, { table, taskQueues: this.queues });
-
-    for (const [priority, definition] of entries) {
-      if (!taskWorker.queues.includes(definition.name)) continue;
-      this.worker.addEventSource(
-        new SqsEventSource(this.queues[priority], {
-          batchSize: taskWorker.batchSize,
-          // The worker returns failed message ids, so one bad message does not redeliver the batch.
-          reportBatchItemFailures: true,
-          maxConcurrency: MAX_CONCURRENCY[priority],
-        }),
-      );
-    }
+    const maxConcurrency = new Map(priorities.map(([priority, definition]) => [definition.name, MAX_CONCURRENCY[priority]]));
+    const definitionsByName = new Map(allQueues.map((definition) => [definition.name, definition]));
+    const consumer = (definition: ConsumerDefinition): GatehouseFunction => {
+      const fn = new GatehouseFunction(this, consumerConstructId(definition), {
+        handlerFile: definition.handler,
+        timeout: Duration.seconds(definition.timeoutSeconds),
+        memorySize: definition.memoryMb,
+      });
+      fn.bindData(definition.access, this.resources);
+      for (const name of definition.queues) {
+        const queue = queuesByName.get(name);
+        const queueDefinition = definitionsByName.get(name);
+        if (!queue || !queueDefinition) throw new Error(`Consumer ${definition.name} reads unknown queue ${name}.`);
+        fn.addEventSource(
+          new SqsEventSource(queue, {
+            batchSize: definition.batchSize,
+            // Consumers return failed message ids, so one bad message does not redeliver the batch.
+            reportBatchItemFailures: true,
+            maxConcurrency: maxConcurrency.get(name),
+          }),
+        );
+        // The deliverer dead-letters a delivery whose retries are exhausted itself: retries are new
+        // delayed messages, so SQS redrive never sees them fail. Send only; nothing else writes there.
+        if (queueDefinition.deadLetterUrlEnv && queue.deadLetterQueue) {
+          fn.addEnvironment(queueDefinition.deadLetterUrlEnv, queue.deadLetterQueue.queue.queueUrl);
+          queue.deadLetterQueue.queue.grantSendMessages(fn);
+        }
+      }
+      return fn;
+    };
+    this.consumers = new Map(consumers.map((definition) => [definition.name, consumer(definition)]));
   }
 
   private queue(definition: QueueDefinition): Queue {

@@ -1,11 +1,14 @@
-import { Capture, type Template } from 'aws-cdk-lib/assertions';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Annotations, Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, routes } from '#functions/routes';
-import { TASK_QUEUES, taskWorker } from '#shared/config/topology';
-import { synthGatehouse } from './synth';
-import { functionIdFor, getAttTarget, workerId, type CfnResource } from './template-queries';
+import { TASK_QUEUES, consumers } from '#shared/config/topology';
+import { GatehouseFunction, type AccessDeclaration, type DataResources } from '#lib/constructs/gatehouse-function';
+import { synthGatehouse, synthGatehouseStack } from './synth';
+import { consumerId, DECLARED_FUNCTION_COUNT, declaredFunctions, functionIdFor, getAttTarget, type CfnResource } from './template-queries';
 
 const QUEUE_URL_ENVS = Object.values(TASK_QUEUES).map((queue) => queue.urlEnv);
+const UNBOUND_ACCESS = Match.stringLikeRegexp('gatehouse:unbound-access');
 
 describe('Lambda functions', () => {
   let template: Template;
@@ -13,8 +16,12 @@ describe('Lambda functions', () => {
     template = synthGatehouse();
   }, 120_000);
 
-  it('creates one function per route, plus the authorizer and the task worker', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 2);
+  it('creates one function per route, plus the authorizer, the queue consumers and the schedule targets', () => {
+    const ids = declaredFunctions(template).map(({ id }) => id);
+
+    template.resourceCountIs('AWS::Lambda::Function', DECLARED_FUNCTION_COUNT);
+    expect(new Set(ids).size).toBe(DECLARED_FUNCTION_COUNT);
+    expect(Object.keys(template.findResources('AWS::Lambda::Function')).sort()).toEqual([...ids].sort());
   });
 
   it('gives every function our defaults: Node 22 on arm64, X-Ray, ESM handler, source maps', () => {
@@ -40,7 +47,7 @@ describe('Lambda functions', () => {
     do used.push(logGroup.asString());
     while (logGroup.next());
 
-    expect(used).toHaveLength(routes.length + 2);
+    expect(used).toHaveLength(DECLARED_FUNCTION_COUNT);
     expect(new Set(used).size).toBe(used.length);
     for (const id of used) expect(monthLong).toHaveProperty(id);
   });
@@ -53,14 +60,14 @@ describe('Lambda functions', () => {
     }
   });
 
-  it('sizes the worker from the consumer definition', () => {
-    const worker = template.findResources('AWS::Lambda::Function')[workerId(template)] as CfnResource;
+  it.each(consumers.map((consumer) => [consumer.name, consumer] as const))('sizes the %s from its consumer definition', (_, consumer) => {
+    const fn = template.findResources('AWS::Lambda::Function')[consumerId(template, consumer)] as CfnResource;
 
-    expect(worker.Properties).toMatchObject({ Timeout: taskWorker.timeoutSeconds, MemorySize: taskWorker.memoryMb });
+    expect(fn.Properties).toMatchObject({ Timeout: consumer.timeoutSeconds, MemorySize: consumer.memoryMb });
   });
 
-  it('hands queue URLs only to functions that dispatch tasks', () => {
-    const dispatchers = new Set(routes.filter((route) => route.access.dispatchTasks).map((route) => functionIdFor(template, route)));
+  it('hands task queue URLs only to functions that dispatch tasks', () => {
+    const dispatchers = new Set(declaredFunctions(template).filter(({ access }) => access.dispatchTasks).map(({ id }) => id));
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
 
     expect(dispatchers.size).toBeGreaterThan(0);
@@ -81,5 +88,20 @@ describe('Lambda functions', () => {
     expect(functions).toHaveProperty(authorizerId);
     expect(routeFunctionIds.has(authorizerId)).toBe(false);
     expect(authorizers[0].Properties.AuthorizerResultTtlInSeconds).toBe(authorizer.cacheTtlSeconds);
+  });
+
+  it('grants every access flag the declarations use: synth warns gatehouse:unbound-access nowhere', () => {
+    expect(Annotations.fromStack(synthGatehouseStack()).findWarning('*', UNBOUND_ACCESS)).toEqual([]);
+  });
+
+  it('still warns gatehouse:unbound-access for a flag bindData does not grant (so the check above can fail)', () => {
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Probe');
+    const fn = new GatehouseFunction(stack, 'Probe', { handlerFile: routes[0].handler, timeout: Duration.seconds(3) });
+
+    fn.bindData({ table: 'none', teleport: true } as AccessDeclaration, {} as DataResources);
+
+    const warnings = Annotations.fromStack(stack).findWarning('*', UNBOUND_ACCESS);
+    expect(warnings).toHaveLength(1);
+    expect(String(warnings[0].entry.data)).toContain('teleport');
   });
 });

@@ -1,8 +1,20 @@
 import { Capture, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes';
+import { TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, allQueues, consumers } from '#shared/config/topology';
 import { synthGatehouse } from './synth';
-import { actionsOf, functionIdFor, getAttTarget, roleStatements, workerId, type CfnResource } from './template-queries';
+import {
+  actionsOf,
+  DECLARED_FUNCTION_COUNT,
+  declaredFunctions,
+  functionIdFor,
+  getAttTarget,
+  queueIdFor,
+  roleStatements,
+  streamMappings,
+  workerId,
+  type CfnResource,
+} from './template-queries';
 
 const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 const readRoutes = routes.filter((route) => route.access.table === 'read');
@@ -26,7 +38,7 @@ describe('least privilege', () => {
     do roles.push(role.asString());
     while (role.next());
 
-    expect(new Set(roles).size).toBe(routes.length + 2);
+    expect(new Set(roles).size).toBe(DECLARED_FUNCTION_COUNT);
   });
 
   it.each(readRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('lets %s read the table but never write it', (_, route) => {
@@ -47,18 +59,36 @@ describe('least privilege', () => {
     expect(actionsOf(statementsOf(functionIdFor(template, route)))).toEqual(expect.arrayContaining(TABLE_WRITES));
   });
 
-  it('lets only the create-task function send to the queues, and only to the task queues', () => {
-    const dispatchRoutes = routes.filter((route) => route.access.dispatchTasks);
-    const dispatchers = dispatchRoutes.map((route) => functionIdFor(template, route));
-    const queues = template.findResources('AWS::SQS::Queue') as Record<string, CfnResource>;
-    const taskQueueIds = Object.keys(queues).filter((id) => queues[id].Properties.RedrivePolicy);
+  it('lets a function send only to the queues its access declares, its own dead letters and its event source failure destination', () => {
+    const taskQueueIds = Object.values(TASK_QUEUES).map((queue) => queueIdFor(template, queue.name));
+    const toolCallQueueId = queueIdFor(template, TOOL_CALL_QUEUE.name);
+    const deliveryQueueId = queueIdFor(template, WEBHOOK_DELIVERY_QUEUE.name);
+    const functions = declaredFunctions(template);
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as CfnResource[];
+    /** Where Lambda sends the batches a function's event sources give up on (it sends with the function's role). */
+    const failureDestinations = (id: string) =>
+      mappings.filter(({ Properties }) => Properties.FunctionName.Ref === id).flatMap(({ Properties }) => Properties.DestinationConfig?.OnFailure ? [getAttTarget(Properties.DestinationConfig.OnFailure.Destination)] : []);
+    /** Consumers of a queue whose definition has `deadLetterUrlEnv` dead-letter into its DLQ themselves. */
+    const ownDeadLetters = (name: string) =>
+      consumers
+        .filter((consumer) => consumer.name === name)
+        .flatMap((consumer) => consumer.queues.filter((queue) => allQueues.some((definition) => definition.name === queue && definition.deadLetterUrlEnv)))
+        .map((queue) => queueIdFor(template, `${queue}-dlq`));
 
-    const senders = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => actionsOf(statementsOf(id)).includes('sqs:SendMessage'));
-    expect(dispatchRoutes.map((route) => route.handler)).toEqual(['functions/tasks/create-task.ts']);
-    expect(senders).toEqual(dispatchers);
-
-    const sendStatement = statementsOf(dispatchers[0]).find((statement) => actionsOf([statement]).includes('sqs:SendMessage'));
-    expect([sendStatement?.Resource].flat().map(getAttTarget).sort()).toEqual(taskQueueIds.sort());
+    for (const flag of ['dispatchTasks', 'dispatchToolCalls', 'dispatchDeliveries'] as const) expect(functions.filter(({ access }) => access[flag]).length, flag).toBeGreaterThan(0);
+    expect(streamMappings(template).length).toBeGreaterThan(0);
+    for (const { name, id, access } of functions) {
+      const sendStatements = statementsOf(id).filter((statement) => actionsOf([statement]).includes('sqs:SendMessage'));
+      const targets = sendStatements.flatMap(({ Resource }) => [Resource].flat().map(getAttTarget));
+      const expected = [
+        ...(access.dispatchTasks ? taskQueueIds : []),
+        ...(access.dispatchToolCalls ? [toolCallQueueId] : []),
+        ...(access.dispatchDeliveries ? [deliveryQueueId] : []),
+        ...ownDeadLetters(name),
+        ...failureDestinations(id),
+      ];
+      expect(targets.sort(), name).toEqual(expected.sort());
+    }
   });
 
   it('lets the worker consume the task queues and write the table, but not send tasks', () => {
@@ -68,11 +98,13 @@ describe('least privilege', () => {
     expect(actions).not.toContain('sqs:SendMessage');
   });
 
-  it('scopes every DynamoDB statement to the table and its indexes, never "*"', () => {
+  it('scopes every DynamoDB statement to the table, its indexes or its stream, never "*"', () => {
     const statements = Object.keys(template.findResources('AWS::Lambda::Function')).flatMap(statementsOf);
     const dynamoStatements = statements.filter((statement) => actionsOf([statement]).some((action) => action.startsWith('dynamodb:')));
+    const streamReaders = new Set(streamMappings(template).map(({ Properties }) => Properties.FunctionName.Ref));
 
-    expect(dynamoStatements).toHaveLength(routes.filter((route) => route.access.table !== 'none').length + 2);
+    // One statement per function with table access, and one on the stream per stream reader.
+    expect(dynamoStatements).toHaveLength(declaredFunctions(template).filter(({ access }) => access.table !== 'none').length + streamReaders.size);
     for (const statement of dynamoStatements) {
       const resources = [statement.Resource].flat();
       expect(resources).not.toContain('*');

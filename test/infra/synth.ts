@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { REPO_ROOT } from '#lib/constructs/gatehouse-function';
 import { GatehouseStack } from '#lib/stack';
@@ -18,13 +18,22 @@ export interface SynthOptions {
   outdir?: string;
 }
 
-const cache = new Map<string, Template>();
+const cache = new Map<string, { stack: Stack; template: Template }>();
 
 /** The Gatehouse stack's template, synthesized once per worker and option set. */
-export function synthGatehouse({ bundle = false, outdir }: SynthOptions = {}): Template {
+export function synthGatehouse(options: SynthOptions = {}): Template {
+  return synthesized(options).template;
+}
+
+/** The synthesized Gatehouse stack itself, for what a template does not hold (annotations). */
+export function synthGatehouseStack(options: SynthOptions = {}): Stack {
+  return synthesized(options).stack;
+}
+
+function synthesized({ bundle = false, outdir }: SynthOptions): { stack: Stack; template: Template } {
   const key = `${bundle}:${outdir ?? ''}`;
-  let template = cache.get(key);
-  if (!template) {
+  let synth = cache.get(key);
+  if (!synth) {
     const app = new App({
       outdir,
       // The wasm CloudFormation linter costs seconds per synth; `cdk synth` still runs it.
@@ -36,8 +45,9 @@ export function synthGatehouse({ bundle = false, outdir }: SynthOptions = {}): T
         ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
       },
     });
-    template = Template.fromStack(new GatehouseStack(app, 'Gatehouse'));
-    cache.set(key, template);
+    const stack = new GatehouseStack(app, 'Gatehouse');
+    synth = { stack, template: Template.fromStack(stack) };
+    cache.set(key, synth);
   }
-  return template;
+  return synth;
 }

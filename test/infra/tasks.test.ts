@@ -1,6 +1,6 @@
 import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TASK_QUEUES, VISIBILITY_TIMEOUT_FACTOR, taskWorker, visibilityTimeoutSeconds, type QueueDefinition } from '#shared/config/topology';
+import { TASK_QUEUES, VISIBILITY_TIMEOUT_FACTOR, allQueues, taskWorker, visibilityTimeoutSeconds, type QueueDefinition } from '#shared/config/topology';
 import type { TaskPriority } from '#shared/domain/task';
 import { synthGatehouse } from './synth';
 import { idAtPath, workerId, type CfnResource } from './template-queries';
@@ -18,8 +18,13 @@ describe('task queues and worker', () => {
     template = synthGatehouse();
   }, 120_000);
 
-  it('creates one queue and one dead-letter queue per task priority', () => {
-    template.resourceCountIs('AWS::SQS::Queue', 2 * definitions.length);
+  it('creates one queue and one dead-letter queue per queue of topology.ts, plus the fan-out failure queue', () => {
+    expect(allQueues.length).toBeGreaterThan(definitions.length);
+    template.resourceCountIs('AWS::SQS::Queue', 2 * allQueues.length + 1);
+    for (const definition of allQueues) {
+      expect(queueId(definition.name)).toBeTruthy();
+      expect(queueId(`${definition.name}-dlq`)).toBeTruthy();
+    }
   });
 
   it.each(definitions)('redrives the %s queue to its own DLQ after maxReceiveCount and keeps dead letters 14 days', (_, definition) => {
@@ -69,19 +74,12 @@ describe('task queues and worker', () => {
 
   it('feeds the worker from each task queue exactly once, in batches, with partial batch failures', () => {
     const worker = workerId(template);
-    const sources = new Capture();
+    const workerMappings = mappings().filter(({ Properties }) => Properties.FunctionName.Ref === worker);
 
-    template.allResourcesProperties('AWS::Lambda::EventSourceMapping', {
-      EventSourceArn: { 'Fn::GetAtt': [sources, 'Arn'] },
-      FunctionName: { Ref: worker },
-      BatchSize: taskWorker.batchSize,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-    });
-    const sourceIds: string[] = [];
-    do sourceIds.push(sources.asString());
-    while (sources.next());
-
-    expect(sourceIds.sort()).toEqual(taskWorker.queues.map(queueId).sort());
+    for (const mapping of workerMappings) {
+      expect(mapping.Properties).toMatchObject({ BatchSize: taskWorker.batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    }
+    expect(workerMappings.map(({ Properties }) => Properties.EventSourceArn['Fn::GetAtt'][0]).sort()).toEqual(taskWorker.queues.map(queueId).sort());
   });
 
   it.each(definitions)('caps the %s queue mapping concurrency, so priorities share the worker', (priority, definition) => {

@@ -1,5 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { API_VERSION, type RouteDefinition } from '#functions/routes';
+import { API_VERSION, authorizer, routes, type RouteDefinition } from '#functions/routes';
+import { consumers, eventFanOut, scheduleTargetAccess, scheduleTargets, taskWorker, type ConsumerDefinition } from '#shared/config/topology';
+import type { ScheduleTarget } from '#shared/domain/scheduler';
+import { functionId as constructIdOf, type AccessDeclaration } from '#lib/constructs/gatehouse-function';
 
 /** A CloudFormation resource as `Template.findResources` returns it. */
 export interface CfnResource {
@@ -100,12 +103,75 @@ export function actionsOf(statements: PolicyStatement[]): string[] {
   return statements.flatMap(({ Action }) => (Array.isArray(Action) ? Action : [Action]));
 }
 
-/** Logical id of the task worker: the function the SQS event source mappings invoke. */
-export function workerId(template: Template): string {
+/** Logical id of the queue a topology definition names, e.g. `tool-calls`. */
+export function queueIdFor(template: Template, queueName: string): string {
+  return idAtPath(template, 'AWS::SQS::Queue', `Gatehouse/Tasks/${queueName}/Resource`);
+}
+
+/** Logical id of a consumer's function: the one the event source mappings of its queues invoke. */
+export function consumerId(template: Template, consumer: ConsumerDefinition): string {
+  const queueIds = consumer.queues.map((name) => queueIdFor(template, name));
   const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as CfnResource[];
-  const ids = new Set(mappings.map(({ Properties }) => Properties.FunctionName.Ref as string));
-  if (ids.size !== 1) throw new Error(`expected one worker, found ${ids.size}`);
+  const ids = new Set(mappings.filter(({ Properties }) => queueIds.includes(getAttTarget(Properties.EventSourceArn) ?? '')).map(({ Properties }) => Properties.FunctionName.Ref as string));
+  if (ids.size !== 1) throw new Error(`expected one function consuming ${consumer.queues.join(', ')}, found ${ids.size}`);
   return [...ids][0];
+}
+
+/** Logical id of the task worker. */
+export function workerId(template: Template): string {
+  return consumerId(template, taskWorker);
+}
+
+/** The table's logical id (the one table of the stack). */
+export function tableId(template: Template): string {
+  const ids = Object.keys(template.findResources('AWS::DynamoDB::GlobalTable'));
+  if (ids.length !== 1) throw new Error(`expected one table, found ${ids.length}`);
+  return ids[0];
+}
+
+/** The event source mappings reading the table's stream. */
+export function streamMappings(template: Template): CfnResource[] {
+  const table = tableId(template);
+  return (Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as CfnResource[]).filter(({ Properties }) => {
+    const getAtt = Properties.EventSourceArn?.['Fn::GetAtt'];
+    return Array.isArray(getAtt) && getAtt[0] === table && getAtt[1] === 'StreamArn';
+  });
+}
+
+/** Logical id of the fan-out function (`eventFanOut`): the one the table's stream mapping invokes. */
+export function fanOutId(template: Template): string {
+  const ids = new Set(streamMappings(template).map(({ Properties }) => Properties.FunctionName.Ref as string));
+  if (ids.size !== 1) throw new Error(`expected one function on the table's stream, found ${ids.size}`);
+  return [...ids][0];
+}
+
+/** Logical id of a schedule target's function. */
+export function scheduleTargetId(template: Template, target: ScheduleTarget): string {
+  return idAtPath(template, 'AWS::Lambda::Function', `Gatehouse/ScheduleTargets/${constructIdOf(scheduleTargets[target])}/Resource`);
+}
+
+/** A function the stack builds from a declaration, with the access it declares. */
+export interface DeclaredFunction {
+  /** For test names: a route's method and path, or the consumer's or target's name. */
+  name: string;
+  id: string;
+  access: AccessDeclaration;
+}
+
+/** How many functions the declarations call for: routes, authorizer, queue consumers, schedule targets, the stream fan-out. */
+export const DECLARED_FUNCTION_COUNT = routes.length + 1 + consumers.length + Object.keys(scheduleTargets).length + 1;
+
+/** Every function of the template, found through its declaration. */
+export function declaredFunctions(template: Template): DeclaredFunction[] {
+  const authorizers = Object.values(template.findResources('AWS::ApiGateway::Authorizer')) as CfnResource[];
+  if (authorizers.length !== 1) throw new Error(`expected one authorizer, found ${authorizers.length}`);
+  return [
+    { name: 'authorizer', id: getAttTarget(authorizers[0].Properties.AuthorizerUri) ?? '', access: authorizer.access },
+    ...routes.map((route) => ({ name: `${route.method} ${route.path}`, id: functionIdFor(template, route), access: route.access })),
+    ...consumers.map((consumer) => ({ name: consumer.name, id: consumerId(template, consumer), access: consumer.access })),
+    ...(Object.keys(scheduleTargets) as ScheduleTarget[]).map((target) => ({ name: target, id: scheduleTargetId(template, target), access: scheduleTargetAccess[target] })),
+    { name: eventFanOut.name, id: fanOutId(template), access: eventFanOut.access },
+  ];
 }
 
 /** Logical id of the resource at a construct path such as `Gatehouse/Tasks/tasks-high/Resource`. */
