@@ -21,6 +21,10 @@ export interface RouteAccess {
   dispatchDeliveries?: boolean;
   /** Encrypts webhook signing secrets (KMS on AWS). */
   encryptSecrets?: boolean;
+  /** Sends detector runs of new scans to their queue. */
+  dispatchScans?: boolean;
+  /** Writes large exports to the export bucket and presigns them. */
+  exportBucket?: boolean;
 }
 
 export interface RouteDefinition {
@@ -79,6 +83,20 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/webhooks/{webhook_id}/deliveries', handler: 'functions/webhooks/list-deliveries.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'POST', path: '/webhooks/{webhook_id}/deliveries/{delivery_id}/resend', handler: 'functions/webhooks/resend-delivery.ts', auth: 'api_key', access: { table: 'read_write', dispatchDeliveries: true } },
   { method: 'POST', path: '/webhooks/{webhook_id}/recover', handler: 'functions/webhooks/recover-deliveries.ts', auth: 'api_key', access: { table: 'read_write', dispatchDeliveries: true } },
+
+  { method: 'POST', path: '/projects', handler: 'functions/projects/create-project.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'GET', path: '/projects', handler: 'functions/projects/list-projects.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/projects/{project_id}', handler: 'functions/projects/get-project.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'PATCH', path: '/projects/{project_id}', handler: 'functions/projects/update-project.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'POST', path: '/projects/{project_id}/scans', handler: 'functions/scans/create-scan.ts', auth: 'api_key', access: { table: 'read_write', dispatchScans: true } },
+  { method: 'GET', path: '/projects/{project_id}/scans', handler: 'functions/scans/list-scans.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/projects/{project_id}/findings/{rule_id}/history', handler: 'functions/findings/get-rule-history.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/scans/{scan_id}', handler: 'functions/scans/get-scan.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'POST', path: '/scans/{scan_id}/cancel', handler: 'functions/scans/cancel-scan.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'GET', path: '/scans/{scan_id}/findings', handler: 'functions/scans/list-scan-findings.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/scans/{scan_id}/export', handler: 'functions/scans/export-scan.ts', auth: 'api_key', access: { table: 'read', exportBucket: true } },
+  { method: 'GET', path: '/findings/{finding_id}', handler: 'functions/findings/get-finding.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'PATCH', path: '/findings/{finding_id}', handler: 'functions/findings/update-finding.ts', auth: 'api_key', access: { table: 'read_write' } },
 
   { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', access: { table: 'read_write' }, streaming: true },

@@ -9,6 +9,7 @@ import { Schedules } from '#lib/constructs/schedules';
 import { Streaming } from '#lib/constructs/streaming';
 import { Tasks } from '#lib/constructs/tasks';
 import { Webhooks } from '#lib/constructs/webhooks';
+import { Exports } from '#lib/constructs/exports';
 
 /**
  * Gatehouse on AWS: the table, the queues with their consumers (task worker, tool proxy, webhook
@@ -29,7 +30,8 @@ export class GatehouseStack extends Stack {
     const schedules = new Schedules(this, 'Schedules');
     const targets = new ScheduleTargets(this, 'ScheduleTargets');
     const webhooks = new Webhooks(this, 'Webhooks');
-    const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey });
+    const exportsStore = new Exports(this, 'Exports');
+    const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey, exportBucket: exportsStore.bucket });
     targets.bind(tasks.resources);
     webhooks.bind(tasks.resources);
     new Api(this, 'Api', tasks.resources);

@@ -40,6 +40,9 @@ export class Api extends Construct {
       description: 'Gatehouse public API',
       // Clients are servers, not browsers around the world: an edge distribution buys nothing.
       endpointTypes: [EndpointType.REGIONAL],
+      // Exports (PDF) are binary: the proxy integration passes base64 bodies through as bytes.
+      // Request bodies then arrive base64-encoded too, which the JSON-body middleware decodes.
+      binaryMediaTypes: ['*/*'],
       // Access logging needs the account-level CloudWatch role; the feature flag turns it off by default.
       cloudWatchRole: true,
       deployOptions: {

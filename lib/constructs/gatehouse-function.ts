@@ -6,6 +6,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IEmailIdentity } from 'aws-cdk-lib/aws-ses';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -13,7 +14,7 @@ import type { Construct } from 'constructs';
 import type { RouteAccess } from '#functions/routes';
 import type { SECRET_CIPHER_ENV, SecretCipherBackend } from '#shared/adapters/crypto/secret-cipher';
 import type { MailerBackend } from '#shared/adapters/mail/mailer';
-import { TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, type FunctionAccess } from '#shared/config/topology';
+import { SCAN_DETECTOR_QUEUE, TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, type FunctionAccess } from '#shared/config/topology';
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
 import type { Schedules } from '#lib/constructs/schedules';
@@ -48,7 +49,7 @@ export interface MailSettings {
 }
 
 /** The access flags `bindData` grants; any other flag set in a declaration gets a synth warning. */
-const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets']);
+const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets', 'dispatchScans', 'exportBucket']);
 
 /**
  * The secret cipher's environment names, as secret-cipher.ts declares them. Written out rather than
@@ -60,6 +61,13 @@ const CIPHER_ENV: Pick<typeof SECRET_CIPHER_ENV, 'backend' | 'kmsKeyId'> = { bac
  * What a function may be bound to. Task queues are keyed by priority so their URL env names are
  * known. `scheduleTargets` are the functions one-time schedules invoke, by target name.
  */
+/** Handlers whose bundle includes jsdom: the detector worker, and the export (the accessibility rules). */
+const JSDOM_HANDLERS: ReadonlySet<string> = new Set(['functions/workers/run-detector.ts', 'functions/scans/export-scan.ts']);
+
+function bundlesJsdom(handlerFile: string): boolean {
+  return JSDOM_HANDLERS.has(handlerFile);
+}
+
 export interface DataResources {
   table: ITable;
   taskQueues: Record<TaskPriority, IQueue>;
@@ -68,6 +76,10 @@ export interface DataResources {
   deliveryQueue: IQueue;
   /** The customer-managed key webhook signing secrets are encrypted under. */
   secretsKey: IKey;
+  /** Detector runs of scans (`SCAN_DETECTOR_QUEUE`). */
+  scanQueue: IQueue;
+  /** Large scan exports, reached through presigned links. */
+  exportBucket: IBucket;
   schedules: Schedules;
   scheduleTargets: Record<ScheduleTarget, IFunction>;
   mail: MailSettings;
@@ -94,6 +106,16 @@ export class GatehouseFunction extends NodejsFunction {
       environment: { NODE_OPTIONS: '--enable-source-maps', ...environment },
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
       bundling: {
+        // jsdom (in the scan detectors) resolves this worker file next to itself when it loads.
+        ...(bundlesJsdom(handlerFile)
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_input: string, outputDir: string) => [`cp "${join(REPO_ROOT, 'node_modules/jsdom/lib/jsdom/living/xhr/xhr-sync-worker.js')}" "${outputDir}/xhr-sync-worker.js"`],
+              },
+            }
+          : {}),
         format: OutputFormat.ESM,
         minify: true,
         sourceMap: true,
@@ -162,6 +184,18 @@ export class GatehouseFunction extends NodejsFunction {
     if (access.dispatchDeliveries) {
       this.addEnvironment(WEBHOOK_DELIVERY_QUEUE.urlEnv, deliveryQueue.queueUrl);
       deliveryQueue.grantSendMessages(this);
+    }
+
+    if ('dispatchScans' in access && access.dispatchScans) {
+      this.addEnvironment(SCAN_DETECTOR_QUEUE.urlEnv, resources.scanQueue.queueUrl);
+      resources.scanQueue.grantSendMessages(this);
+    }
+
+    if ('exportBucket' in access && access.exportBucket) {
+      this.addEnvironment('EXPORT_BUCKET', resources.exportBucket.bucketName);
+      // Put the export, and read it: the presigned GET is signed with this function's role.
+      resources.exportBucket.grantPut(this);
+      resources.exportBucket.grantRead(this);
     }
 
     const encrypts = 'encryptSecrets' in access && Boolean(access.encryptSecrets);

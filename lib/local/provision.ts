@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { allQueues, visibilityTimeoutSeconds } from '#shared/config/topology';
 import { ensureTable } from '#lib/local/table-setup';
@@ -44,6 +45,11 @@ export async function provision(name: string, endpoints: EngineEndpoints, option
     queueUrls[`${queue.name}-dlq`] = deadLetter.QueueUrl!;
   }
   sqs.destroy();
+  const s3 = new S3Client({ endpoint: endpoints.sqs, region: 'us-east-1', credentials: localCredentials, forcePathStyle: true });
+  await s3.send(new CreateBucketCommand({ Bucket: `${name}-exports` })).catch((error: { name?: string }) => {
+    if (error.name !== 'BucketAlreadyOwnedByYou' && error.name !== 'BucketAlreadyExists') throw error;
+  });
+  s3.destroy();
   return {
     tableName: name,
     queueUrls,
@@ -65,6 +71,11 @@ export async function provision(name: string, endpoints: EngineEndpoints, option
       SECRET_CIPHER_BACKEND: 'local',
       GATEHOUSE_SECRET_KEY: options.secretKey ?? randomBytes(32).toString('base64'),
       WEBHOOK_ALLOW_LOOPBACK: 'true',
+      SCAN_ALLOW_LOOPBACK: 'true',
+      // fauxqs also emulates S3 on its endpoint: large exports go to a bucket there.
+      AWS_ENDPOINT_URL_S3: endpoints.sqs,
+      S3_FORCE_PATH_STYLE: 'true',
+      EXPORT_BUCKET: `${name}-exports`,
       ...Object.fromEntries(allQueues.map((queue) => [queue.urlEnv, queueUrls[queue.name]])),
       ...Object.fromEntries(allQueues.filter((queue) => queue.deadLetterUrlEnv).map((queue) => [queue.deadLetterUrlEnv!, queueUrls[`${queue.name}-dlq`]])),
     },

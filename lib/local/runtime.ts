@@ -6,6 +6,8 @@ import { consumers, eventFanOut, scheduleTargets } from '#shared/config/topology
 import { StreamPoller } from '#lib/local/stream-poller';
 import { approvalRepository } from '#shared/adapters/dynamodb/approval-repository';
 import { dispatchToolCall } from '#shared/adapters/sqs/tool-call-dispatcher';
+import { scanRepository } from '#shared/adapters/dynamodb/scan-repository';
+import { dispatchDetectorRun } from '#shared/adapters/sqs/scan-dispatcher';
 import { ScheduleRunner } from '#lib/local/schedule-runner';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
@@ -113,6 +115,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       toolCalls++;
     }
     if (toolCalls > 0) log(`Re-dispatched ${toolCalls} approved action(s) not executed by the last run.`);
+    for await (const active of scanRepository.activeScans()) {
+      const scan = await scanRepository.getScan(active.tenant_id, active.scan_id);
+      for (const detector of scan?.detectors ?? []) {
+        if (scan!.runs[detector]?.status !== 'completed' && scan!.runs[detector]?.status !== 'failed') await dispatchDetectorRun({ tenant_id: active.tenant_id, scan_id: active.scan_id, detector });
+      }
+    }
 
     scheduleRunner = new ScheduleRunner(scheduleTargets);
     scheduleRunner.start();

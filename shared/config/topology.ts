@@ -30,6 +30,7 @@ export interface FunctionAccess {
   /** Encrypts or decrypts webhook secrets (KMS on AWS). */
   decryptSecrets?: boolean;
   encryptSecrets?: boolean;
+  dispatchScans?: boolean;
 }
 
 export interface ConsumerDefinition {
@@ -92,7 +93,22 @@ export const webhookDeliverer: ConsumerDefinition = {
   memoryMb: 512,
 };
 
-export const consumers: readonly ConsumerDefinition[] = [taskWorker, toolProxy, webhookDeliverer];
+/** One message per (scan, detector): detectors run in parallel and fail alone. */
+export const SCAN_DETECTOR_QUEUE: QueueDefinition = { name: 'scan-detectors', maxReceiveCount: 3, urlEnv: 'SCAN_DETECTOR_QUEUE_URL' };
+
+export const scanDetectorWorker: ConsumerDefinition = {
+  name: 'scan-detector-worker',
+  access: { table: 'read_write' },
+  handler: 'functions/workers/run-detector.ts',
+  queues: [SCAN_DETECTOR_QUEUE.name],
+  // One detector run per invocation: a crawl of up to 50 pages at up to 30 s each is bounded by
+  // the crawl budget, and axe-core on a DOM needs memory.
+  batchSize: 1,
+  timeoutSeconds: 300,
+  memoryMb: 2048,
+};
+
+export const consumers: readonly ConsumerDefinition[] = [taskWorker, toolProxy, webhookDeliverer, scanDetectorWorker];
 
 /** The table's stream consumer: new event items fan out to webhook deliveries. */
 export const eventFanOut = {
@@ -120,4 +136,4 @@ export function visibilityTimeoutSeconds(queueName: string): number {
   return Math.max(30, ...timeouts) * VISIBILITY_TIMEOUT_FACTOR;
 }
 
-export const allQueues: readonly QueueDefinition[] = [...Object.values(TASK_QUEUES), TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE];
+export const allQueues: readonly QueueDefinition[] = [...Object.values(TASK_QUEUES), TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, SCAN_DETECTOR_QUEUE];

@@ -66,6 +66,22 @@ export const keys = {
   delivery: (tenantId: string, webhookId: string, eventId: string): Key => ({ pk: keys.deliveriesPartition(tenantId, webhookId), sk: eventId }),
   deliveriesPartition: (tenantId: string, webhookId: string) => `${tenant(tenantId)}#WEBHOOK#${webhookId}#DELIVERIES`,
 
+  project: (tenantId: string, projectId: string): Key => ({ pk: `${tenant(tenantId)}#PROJECT#${projectId}`, sk: 'PROJECT' }),
+  projectListing: (tenantId: string, projectId: string) => ({ [GSI1.partitionKey]: `${tenant(tenantId)}#PROJECTS`, [GSI1.sortKey]: projectId }),
+  projectsPartition: (tenantId: string) => `${tenant(tenantId)}#PROJECTS`,
+  scan: (tenantId: string, scanId: string): Key => ({ pk: `${tenant(tenantId)}#SCAN#${scanId}`, sk: 'SCAN' }),
+  scanListing: (tenantId: string, projectId: string, scanId: string) => ({ [GSI1.partitionKey]: keys.scansPartition(tenantId, projectId), [GSI1.sortKey]: scanId }),
+  scansPartition: (tenantId: string, projectId: string) => `${tenant(tenantId)}#PROJECT#${projectId}#SCANS`,
+  activeScan: (tenantId: string, scanId: string) => ({ [GSI3.partitionKey]: `ACTIVE_SCANS#${shardOf(scanId, ACTIVE_TASK_SHARDS)}`, [GSI3.sortKey]: `${tenantId}#${scanId}` }),
+  activeScanPartition: (shard: number) => `ACTIVE_SCANS#${shard}`,
+  finding: (tenantId: string, findingId: string): Key => ({ pk: `${tenant(tenantId)}#FINDING#${findingId}`, sk: 'FINDING' }),
+  findingListing: (tenantId: string, projectId: string, findingId: string) => ({ [GSI1.partitionKey]: keys.projectFindingsPartition(tenantId, projectId), [GSI1.sortKey]: findingId }),
+  projectFindingsPartition: (tenantId: string, projectId: string) => `${tenant(tenantId)}#PROJECT#${projectId}#FINDINGS`,
+  occurrence: (tenantId: string, scanId: string, sortKey: string): Key => ({ pk: keys.occurrencesPartition(tenantId, scanId), sk: sortKey }),
+  occurrencesPartition: (tenantId: string, scanId: string) => `${tenant(tenantId)}#SCAN#${scanId}#FINDINGS`,
+  ruleHistory: (tenantId: string, projectId: string, ruleId: string, scanId: string): Key => ({ pk: keys.ruleHistoryPartition(tenantId, projectId, ruleId), sk: scanId }),
+  ruleHistoryPartition: (tenantId: string, projectId: string, ruleId: string) => `${tenant(tenantId)}#PROJECT#${projectId}#RULE#${ruleId}#HISTORY`,
+
   idempotency: (tenantId: string, idempotencyKey: string): Key => ({ pk: `${tenant(tenantId)}#IDEMPOTENCY#${idempotencyKey}`, sk: 'IDEMPOTENCY' }),
 };
 

@@ -1,0 +1,18 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { z } from 'zod';
+import { parseMessageBody } from '#shared/adapters/sqs/message-body';
+import { DETECTORS } from '#shared/scans/model';
+import { runDetector } from '#shared/services/scan-runner';
+
+const processor = new BatchProcessor(EventType.SQS);
+const detectorMessage = z.object({ tenant_id: z.string().min(1), scan_id: z.string().min(1), detector: z.enum(DETECTORS) }).strict();
+
+/** One detector of one scan per message; a dead worker's message comes back and the run resumes. */
+async function runRecord(record: SQSRecord): Promise<void> {
+  const message = parseMessageBody(record, detectorMessage, 'scan-detector-worker');
+  if (!message) return;
+  await runDetector(message.tenant_id, message.scan_id, message.detector);
+}
+
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, runRecord, processor, { context });

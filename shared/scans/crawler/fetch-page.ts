@@ -1,0 +1,153 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Resolver } from '#shared/adapters/http/ssrf-guard';
+import type { FetchedPage } from '#shared/scans/model';
+import { pinnedLookup } from '#shared/scans/crawler/pinned-lookup';
+
+/**
+ * One GET of a scan target's resource. Never throws for what the site or the network does:
+ * every outcome is a page or a typed failure the crawler records as a problem.
+ *
+ * - The host is vetted by the SSRF guard and the socket pinned to that address, like webhook
+ *   delivery: a scan target is customer-chosen and must not reach our own network.
+ * - One deadline covers DNS, connect, TLS, headers and body, so a trickling server cannot hold
+ *   a scan.
+ * - Redirects are returned, not followed: each hop must be vetted again and kept same-origin,
+ *   which is the crawler's decision.
+ * - At most `maxBytes` of the body are kept; the rest is not read (`truncated`).
+ * - Certificates are not enforced (`rejectUnauthorized: false`): the scanner only reads public
+ *   pages and sends no secrets, and an invalid certificate is a finding to report, not a reason
+ *   to see nothing. The verdict is kept in `tls.authorized`.
+ */
+
+export interface FetchPageOptions {
+  maxBytes: number;
+  timeoutMs: number;
+  allowLoopback: boolean;
+  /** DNS override for tests; defaults to the system resolver. */
+  resolve?: Resolver;
+}
+
+export type FetchFailureReason = 'blocked_url' | 'timeout' | 'unreachable';
+
+export type FetchOutcome = { ok: true; page: FetchedPage } | { ok: false; url: string; reason: FetchFailureReason; message: string };
+
+const USER_AGENT = 'GatehouseScanner/0.1 (+https://gatehouse.dev/scanner)';
+
+/** GETs `url` through the SSRF guard under one deadline; see the module comment. */
+export async function fetchPage(url: string, options: FetchPageOptions): Promise<FetchOutcome> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  try {
+    return await fetchWithin(url, options, deadline.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function fetchWithin(url: string, options: FetchPageOptions, deadline: AbortSignal): Promise<FetchOutcome> {
+  const fail = (reason: FetchFailureReason, message: string): FetchOutcome => ({ ok: false, url, reason, message });
+  let target: PinnedTarget;
+  try {
+    target = await raceDeadline(assertDeliverableUrl(url, { allowLoopback: options.allowLoopback, resolve: options.resolve }), deadline);
+  } catch (error) {
+    if (deadline.aborted) return fail('timeout', `timed out after ${options.timeoutMs} ms resolving the host`);
+    if (error instanceof UndeliverableUrlError && error.reason !== 'dns_failure') return fail('blocked_url', error.message);
+    return fail('unreachable', (error as Error).message);
+  }
+
+  return new Promise<FetchOutcome>((resolve) => {
+    let settled = false;
+    const finish = (outcome: FetchOutcome) => {
+      if (settled) return;
+      settled = true;
+      deadline.removeEventListener('abort', onDeadline);
+      req.destroy();
+      resolve(outcome);
+    };
+    const onDeadline = () => finish(fail('timeout', `timed out after ${options.timeoutMs} ms`));
+
+    const isHttps = target.url.protocol === 'https:';
+    const req = (isHttps ? httpsRequest : httpRequest)(target.url, {
+      method: 'GET',
+      headers: { 'User-Agent': USER_AGENT, Accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'Accept-Encoding': 'identity', Connection: 'close' },
+      lookup: pinnedLookup(target),
+      // A fresh socket per request: a pooled one could belong to an earlier resolution of the name.
+      agent: false,
+      ...(isHttps ? { rejectUnauthorized: false, ...(target.hostname !== target.address ? { servername: target.hostname } : {}) } : {}),
+    });
+    req.on('response', (response: IncomingMessage) => {
+      const tls = isHttps ? tlsFacts(response.socket as TLSSocket) : undefined;
+      readBody(response, options.maxBytes, (body, truncated) => {
+        finish({ ok: true, page: toPage(url, response, body, truncated, tls) });
+      }, (message) => finish(fail('unreachable', message)));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => finish(fail('unreachable', error.code ?? error.message)));
+    if (deadline.aborted) return onDeadline();
+    deadline.addEventListener('abort', onDeadline, { once: true });
+    req.end();
+  });
+}
+
+/** Collects up to `maxBytes`; stops reading once the cap is reached. */
+function readBody(response: IncomingMessage, maxBytes: number, done: (body: string, truncated: boolean) => void, failed: (message: string) => void): void {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  response.on('data', (chunk: Buffer) => {
+    const room = maxBytes - received;
+    if (chunk.length > room) {
+      chunks.push(chunk.subarray(0, room));
+      received = maxBytes;
+      done(Buffer.concat(chunks).toString('utf8'), true);
+      return;
+    }
+    chunks.push(chunk);
+    received += chunk.length;
+  });
+  response.on('end', () => done(Buffer.concat(chunks).toString('utf8'), false));
+  response.on('error', (error) => failed(error.message));
+  response.on('aborted', () => failed('connection closed while reading the body'));
+}
+
+function toPage(url: string, response: IncomingMessage, body: string, truncated: boolean, tls: FetchedPage['tls']): FetchedPage {
+  const headers: Record<string, string> = {};
+  for (const [name, values] of Object.entries(response.headersDistinct)) {
+    if (name !== 'set-cookie' && values) headers[name] = values.join(', ');
+  }
+  return {
+    url,
+    final_url: url,
+    status: response.statusCode ?? 0,
+    headers,
+    set_cookies: response.headersDistinct['set-cookie'] ?? [],
+    content_type: (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase(),
+    body,
+    truncated,
+    ...(tls ? { tls } : {}),
+  };
+}
+
+function tlsFacts(socket: TLSSocket): NonNullable<FetchedPage['tls']> {
+  const cert = socket.getPeerCertificate?.();
+  const cipher = socket.getCipher?.();
+  const issuer = cert?.issuer ? Object.entries(cert.issuer).map(([key, value]) => `${key}=${String(value)}`).join(', ') : undefined;
+  const error = socket.authorizationError as unknown;
+  return {
+    protocol: socket.getProtocol?.() ?? undefined,
+    cipher: cipher?.name,
+    valid_to: cert?.valid_to || undefined,
+    issuer: issuer || undefined,
+    authorized: socket.authorized === true,
+    ...(error ? { authorization_error: error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error) } : {}),
+  };
+}
+
+function raceDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (deadline.aborted) return reject(deadline.reason);
+    const onAbort = () => reject(deadline.reason);
+    deadline.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * The scan model shared by the crawler, the detectors, the scan service and the exports.
+ * Pure types: no I/O, no AWS.
+ */
+export const DETECTORS = ['accessibility', 'security', 'ai_readiness'] as const;
+export type DetectorName = (typeof DETECTORS)[number];
+
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** Where a finding is: the page URL, and where possible the element and its place in the fetched HTML. */
+export interface FindingLocation {
+  type: 'url';
+  url: string;
+  /** CSS selector of the element, when the finding is about one. */
+  selector?: string;
+  /** 1-based line and column of the element's start tag in the fetched HTML. */
+  line?: number;
+  column?: number;
+  end_line?: number;
+  end_column?: number;
+  /** A short excerpt of the offending markup or header. */
+  snippet?: string;
+}
+
+/** A finding as a detector reports it, before the service gives it an id and a history. */
+export interface DetectedFinding {
+  detector: DetectorName;
+  /** Stable across scans and releases, e.g. `security.missing-hsts`, `accessibility.image-alt`. */
+  rule_id: string;
+  severity: Severity;
+  title: string;
+  description: string;
+  location: FindingLocation;
+  remediation: string;
+  /** URLs: WCAG success criteria, OWASP, RFCs, EU AI Act articles. */
+  references: string[];
+  /** CVSS 3.1 base score (0 for findings without security impact). */
+  cvss_score: number;
+  /** CVSS 3.1 vector, for security findings. */
+  cvss_vector?: string;
+}
+
+/** What exports and docs need to describe a rule (SARIF `rules[]`). */
+export interface RuleDescription {
+  rule_id: string;
+  detector: DetectorName;
+  name: string;
+  short_description: string;
+  full_description: string;
+  help: string;
+  help_url?: string;
+  default_severity: Severity;
+}
+
+/** One fetched resource of the target. */
+export interface FetchedPage {
+  url: string;
+  /** After redirects (same-origin only). */
+  final_url: string;
+  status: number;
+  /** Lower-case header names; repeated headers joined with ', ' except set-cookie. */
+  headers: Record<string, string>;
+  set_cookies: string[];
+  content_type: string;
+  /** The body as text (HTML pages); truncated to the crawler's byte limit. */
+  body: string;
+  truncated: boolean;
+  /** TLS facts when fetched over https. */
+  tls?: { protocol?: string; cipher?: string; valid_to?: string; issuer?: string; authorized: boolean; authorization_error?: string };
+}
+
+export interface CrawlOptions {
+  maxPages: number;
+  /** Per-response body limit. */
+  maxBytes: number;
+  /** Per-request timeout. */
+  timeoutMs: number;
+  allowLoopback: boolean;
+}
+
+export interface CrawlResult {
+  /** The HTML pages reached from the target (same origin), target first. */
+  pages: FetchedPage[];
+  /** Why pages could not be fetched (timeouts, off-origin redirects, non-HTML, too large). */
+  problems: { url: string; reason: string }[];
+}
+
+/** Fetches one path of the target's origin (robots.txt, /.env, ...); undefined when unreachable. */
+export type OriginFetcher = (path: string) => Promise<FetchedPage | undefined>;
+
+export interface DetectorInput {
+  target: string;
+  crawl: CrawlResult;
+  fetchPath: OriginFetcher;
+  /** Detector options from the scan request, e.g. `{ wcag_level: 'AA' }` for accessibility. */
+  options: Record<string, unknown>;
+}
+
+export interface Detector {
+  name: DetectorName;
+  rules: RuleDescription[];
+  run(input: DetectorInput): Promise<DetectedFinding[]>;
+}

@@ -1,0 +1,105 @@
+import { scanRepository } from '#shared/adapters/dynamodb/scan-repository';
+import { systemClock } from '#shared/domain/clock';
+import { crawl, makeOriginFetcher } from '#shared/scans/crawler/crawl';
+import { detectorNamed } from '#shared/scans/detectors/registry';
+import { findingIdOf, fingerprintOf } from '#shared/scans/fingerprint';
+import type { Finding, Occurrence } from '#shared/scans/finding';
+import type { CrawlOptions, DetectorName } from '#shared/scans/model';
+import { assessRisk } from '#shared/scans/risk';
+import { finalStatus, isFinished, type Scan } from '#shared/scans/scan';
+import { allowLoopbackTargets } from '#shared/services/scans';
+
+/**
+ * Runs one detector of a scan, idempotently: a redelivered message for a run that already ended
+ * only finishes the scan if that is still owed. A detector that throws fails alone.
+ */
+export async function runDetector(tenantId: string, scanId: string, detectorName: DetectorName): Promise<void> {
+  const scan = await scanRepository.getScan(tenantId, scanId);
+  if (!scan || isFinished(scan.status) || !scan.detectors.includes(detectorName)) return;
+  const now = systemClock.now();
+  if (!(await scanRepository.startRun(scan, detectorName, now.toISOString()))) {
+    const current = await scanRepository.getScan(tenantId, scanId);
+    if (current?.status === 'running' && finalStatus(current.runs)) await finishScan(current);
+    return;
+  }
+  let run;
+  try {
+    const options: CrawlOptions = { maxPages: scan.crawl.max_pages, maxBytes: scan.crawl.max_page_bytes, timeoutMs: scan.crawl.timeout_seconds * 1000, allowLoopback: allowLoopbackTargets() };
+    const crawled = await crawl(scan.target, options);
+    if (crawled.pages.length === 0) throw new Error(`The target could not be scanned: ${crawled.problems.map((problem) => `${problem.url}: ${problem.reason}`).join('; ') || 'no HTML page'}`);
+    const detector = detectorNamed(detectorName);
+    const detected = await detector.run({ target: scan.target, crawl: crawled, fetchPath: makeOriginFetcher(scan.target, options), options: scan.detector_options[detectorName] ?? {} });
+    const byFinding = new Map<string, Occurrence>();
+    for (const finding of detected) {
+      const fingerprint = fingerprintOf(finding);
+      const findingId = findingIdOf(scan.project_id, fingerprint);
+      byFinding.set(findingId, { ...finding, finding_id: findingId, fingerprint, scan_id: scan.scan_id });
+    }
+    const occurrences = [...byFinding.values()];
+    await scanRepository.putOccurrences(tenantId, occurrences);
+    const risk = assessRisk(occurrences);
+    run = { status: 'completed' as const, started_at: now.toISOString(), completed_at: systemClock.now().toISOString(), ...risk, ...(crawled.problems.length ? { crawl_problems: crawled.problems.slice(0, 20) } : {}) };
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ThrottlingException' || (error as { $retryable?: unknown }).$retryable) throw error;
+    run = { status: 'failed' as const, started_at: now.toISOString(), completed_at: systemClock.now().toISOString(), error: error instanceof Error ? error.message : String(error) };
+  }
+  const updated = await scanRepository.finishRun(scan, detectorName, run);
+  if (updated && finalStatus(updated.runs)) await finishScan(updated);
+}
+
+/**
+ * Ends a scan whose detectors all ended: findings get their lifecycle (new → open, fixed and seen
+ * again → open and a regression, dismissed stays dismissed, open and not seen by a detector that
+ * completed → fixed), each rule gets its history entry, and the scan its risk. Safe to repeat.
+ */
+async function finishScan(scan: Scan): Promise<void> {
+  const status = finalStatus(scan.runs)!;
+  const completedDetectors = new Set(scan.detectors.filter((name) => scan.runs[name]?.status === 'completed'));
+  const occurrences = (await scanRepository.allOccurrences(scan.tenant_id, scan.scan_id)).filter((occurrence) => completedDetectors.has(occurrence.detector));
+  const existing = new Map((await scanRepository.projectFindings(scan.tenant_id, scan.project_id)).map((finding) => [finding.finding_id, finding]));
+  const seen = new Set<string>();
+  const now = systemClock.now().toISOString();
+  for (const occurrence of occurrences) {
+    seen.add(occurrence.finding_id);
+    const before = existing.get(occurrence.finding_id);
+    if (before?.last_scan_id === scan.scan_id) continue;
+    const { scan_id: _scanId, ...details } = occurrence;
+    void _scanId;
+    const finding: Finding = {
+      ...details,
+      tenant_id: scan.tenant_id,
+      project_id: scan.project_id,
+      status: before?.status === 'dismissed' ? 'dismissed' : 'open',
+      first_seen_at: before?.first_seen_at ?? scan.created_at,
+      last_seen_at: scan.created_at,
+      last_scan_id: scan.scan_id,
+      ...(before?.status === 'fixed' || before?.regression ? { regression: true } : {}),
+      ...(before?.dismissed_reason ? { dismissed_reason: before.dismissed_reason } : {}),
+      ...(before?.comment !== undefined ? { comment: before.comment } : {}),
+    };
+    await scanRepository.putFinding(finding);
+  }
+  for (const finding of existing.values()) {
+    if (finding.status === 'open' && !seen.has(finding.finding_id) && completedDetectors.has(finding.detector) && finding.last_scan_id !== scan.scan_id) {
+      await scanRepository.updateFinding(scan.tenant_id, finding.finding_id, { status: 'fixed', fixed_at: now });
+    }
+  }
+  const ruleCounts: Record<string, number> = {};
+  for (const occurrence of occurrences) ruleCounts[occurrence.rule_id] = (ruleCounts[occurrence.rule_id] ?? 0) + 1;
+  const previous = (await scanRepository.listScans(scan.tenant_id, scan.project_id, { limit: 10, status: 'completed' })).scans.find((candidate) => candidate.scan_id < scan.scan_id);
+  const rules = new Set([...Object.keys(ruleCounts), ...Object.keys(previous?.rule_counts ?? {}).filter((rule) => completedDetectors.has(rule.split('.')[0] as DetectorName))]);
+  for (const rule of rules) {
+    const count = ruleCounts[rule] ?? 0;
+    await scanRepository.putHistory(scan.tenant_id, scan.project_id, rule, { scan_id: scan.scan_id, scanned_at: scan.created_at, status: count > 0 ? 'open' : 'fixed', count });
+  }
+  const risk = assessRisk(occurrences);
+  const completedAt = systemClock.now();
+  await scanRepository.completeScan(scan, {
+    status,
+    completed_at: completedAt.toISOString(),
+    duration_seconds: Math.max(0, Math.round((completedAt.getTime() - Date.parse(scan.created_at)) / 1000)),
+    risk_score: risk.risk_score,
+    risk_level: risk.risk_level,
+    rule_counts: ruleCounts,
+  });
+}
