@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../support/local-runtime';
 import { startTestSite, type TestSite } from '../support/test-site-server';
+import { sarifSchema } from '../support/sarif-schema';
 
 let runtime: TestRuntime;
 let site: TestSite;
@@ -100,9 +99,7 @@ describe('projects and scans end to end against a bundled test site', () => {
     const sarif = await download(`/scans/${firstScan.scan_id}/export?format=sarif`);
     expect(sarif.response.headers.get('content-type')).toContain('application/sarif+json');
     expect(sarif.response.headers.get('content-disposition')).toMatch(/attachment; filename=".+\.sarif"/);
-    const schema = JSON.parse(readFileSync(join(process.cwd(), '..', 'shared', 'schemas', 'sarif-schema-2.1.0.json'), 'utf8'));
-    delete schema.$schema;
-    delete schema.id;
+    const schema = sarifSchema();
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
     const log = JSON.parse(sarif.bytes.toString('utf8'));

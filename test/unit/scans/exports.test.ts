@@ -11,9 +11,9 @@ import { exportScan } from '#shared/scans/exports/export-format';
 import { toPdf } from '#shared/scans/exports/pdf';
 import { FINGERPRINT_KEY, toSarif } from '#shared/scans/exports/sarif';
 import type { ReportFinding, ScanReport } from '#shared/scans/exports/scan-report';
+import { SARIF_SCHEMA_PATH } from '../../support/sarif-schema';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-const SCHEMA_PATH = resolve(repoRoot, '../shared/schemas/sarif-schema-2.1.0.json');
+const SCHEMA_PATH = SARIF_SCHEMA_PATH;
 
 const TRICKY_TITLE = 'Image "hero, banner" has no alt text,\nso screen readers say "image"';
 const TOP_TITLE = 'Reflected XSS in search parameter';
