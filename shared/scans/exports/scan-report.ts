@@ -4,6 +4,7 @@
  */
 import type { DetectedFinding, DetectorName, RuleDescription, Severity } from '#shared/scans/model';
 import { SEVERITIES } from '#shared/scans/model';
+import type { SeveritySummary } from '#shared/scans/risk';
 
 export type FindingStatus = 'open' | 'fixed' | 'dismissed';
 
@@ -17,14 +18,7 @@ export interface ReportFinding extends DetectedFinding {
   regression?: boolean;
 }
 
-export interface SeveritySummary {
-  total: number;
-  critical: number;
-  high: number;
-  medium: number;
-  low: number;
-  info: number;
-}
+export type { SeveritySummary };
 
 export interface ReportDetector {
   name: DetectorName;
