@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { eventPut } from '#shared/adapters/dynamodb/event-item';
 import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
@@ -127,25 +128,21 @@ export class DynamoApprovalRepository {
       filters.push('task_id = :task');
       values[':task'] = query.taskId;
     }
-    const approvals: Approval[] = [];
-    for (let round = 0; round < 25 && approvals.length < query.limit; round++) {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: GSI1.indexName,
-          KeyConditionExpression: '#pk = :pk',
-          ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-          ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-          ExpressionAttributeValues: values,
-          ScanIndexForward: false,
-          Limit: query.limit - approvals.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      approvals.push(...(page.Items ?? []).map((item) => stripKeys<Approval>(item)));
-      startKey = page.LastEvaluatedKey;
-      if (!startKey) break;
-    }
+    const page = await queryPage<Approval>(
+      {
+        TableName: tableName(),
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#pk = :pk',
+        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+      },
+      query.limit,
+      startKey,
+    );
+    const approvals = page.items;
+    startKey = page.lastKey;
     return { approvals, nextCursor: encodeCursor(scope, startKey) };
   }
 

@@ -1,6 +1,7 @@
 import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandOutput, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { queryAll, queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { ACTIVE_TASK_SHARDS, keys } from '#shared/adapters/dynamodb/keys';
 import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
@@ -111,25 +112,21 @@ export class DynamoScanRepository {
     const partition = keys.scansPartition(tenantId, projectId);
     const scope = `scans|${partition}|${query.status ?? ''}`;
     let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
-    const scans: Scan[] = [];
-    for (let round = 0; round < 25 && scans.length < query.limit; round++) {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: GSI1.indexName,
-          KeyConditionExpression: '#pk = :pk',
-          ...(query.status ? { FilterExpression: '#status = :status' } : {}),
-          ExpressionAttributeNames: { '#pk': GSI1.partitionKey, ...(query.status ? { '#status': 'status' } : {}) },
-          ExpressionAttributeValues: { ':pk': partition, ...(query.status ? { ':status': query.status } : {}) },
-          ScanIndexForward: false,
-          Limit: query.limit - scans.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      scans.push(...(page.Items ?? []).map((item) => stripKeys<Scan>(item)));
-      startKey = page.LastEvaluatedKey;
-      if (!startKey) break;
-    }
+    const page = await queryPage<Scan>(
+      {
+        TableName: tableName(),
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#pk = :pk',
+        ...(query.status ? { FilterExpression: '#status = :status' } : {}),
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, ...(query.status ? { '#status': 'status' } : {}) },
+        ExpressionAttributeValues: { ':pk': partition, ...(query.status ? { ':status': query.status } : {}) },
+        ScanIndexForward: false,
+      },
+      query.limit,
+      startKey,
+    );
+    const scans = page.items;
+    startKey = page.lastKey;
     return { scans, nextCursor: encodeCursor(scope, startKey) };
   }
 
@@ -302,23 +299,13 @@ export class DynamoScanRepository {
   }
 
   async projectFindings(tenantId: string, projectId: string): Promise<Finding[]> {
-    const findings: Finding[] = [];
-    let startKey: Item | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: GSI1.indexName,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-          ExpressionAttributeValues: { ':pk': keys.projectFindingsPartition(tenantId, projectId) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      findings.push(...(page.Items ?? []).map((item) => stripKeys<Finding>(item)));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return findings;
+    return queryAll<Finding>({
+      TableName: tableName(),
+      IndexName: GSI1.indexName,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+      ExpressionAttributeValues: { ':pk': keys.projectFindingsPartition(tenantId, projectId) },
+    });
   }
 
   async updateFinding(tenantId: string, findingId: string, fields: Partial<Finding>, remove: (keyof Finding)[] = []): Promise<Finding> {

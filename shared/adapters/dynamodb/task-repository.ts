@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { keys, ACTIVE_TASK_SHARDS } from '#shared/adapters/dynamodb/keys';
 import { GSI1, GSI2, GSI3 } from '#shared/adapters/dynamodb/table-definition';
 import { eventPut } from '#shared/adapters/dynamodb/event-item';
@@ -71,27 +72,21 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     const partition = query.agent ? keys.tasksByAgentPartition(tenantId, query.agent) : keys.tasksPartition(tenantId);
     const scope = `tasks|${partition}|${query.status ?? ''}`;
     let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: index.partitionKey, partition });
-    const tasks: Task[] = [];
-    // Each round reads at most the number of items still missing, so every item read is either
-    // returned or filtered out, and the last evaluated key is a correct resume point.
-    for (let round = 0; round < 25 && tasks.length < query.limit; round++) {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: index.indexName,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, ...(query.status ? { '#status': 'status' } : {}) },
-          ExpressionAttributeValues: { ':pk': partition, ...(query.status ? { ':status': query.status } : {}) },
-          ...(query.status ? { FilterExpression: '#status = :status' } : {}),
-          ScanIndexForward: false,
-          Limit: query.limit - tasks.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      tasks.push(...(page.Items ?? []).map((item) => stripKeys<Task>(item)));
-      startKey = page.LastEvaluatedKey;
-      if (!startKey) break;
-    }
+    const page = await queryPage<Task>(
+      {
+        TableName: tableName(),
+        IndexName: index.indexName,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': index.partitionKey, ...(query.status ? { '#status': 'status' } : {}) },
+        ExpressionAttributeValues: { ':pk': partition, ...(query.status ? { ':status': query.status } : {}) },
+        ...(query.status ? { FilterExpression: '#status = :status' } : {}),
+        ScanIndexForward: false,
+      },
+      query.limit,
+      startKey,
+    );
+    const tasks = page.items;
+    startKey = page.lastKey;
     return { tasks, nextCursor: encodeCursor(scope, startKey) };
   }
 

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { queryAll } from '#shared/adapters/dynamodb/paged-query';
 import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { eventDay } from '#shared/adapters/dynamodb/event-item';
 import { lastIdAt } from '#shared/adapters/dynamodb/event-repository';
@@ -36,23 +37,13 @@ export class DynamoWebhookRepository {
 
   /** A tenant's subscriptions, oldest first (a tenant has few; no paging needed internally). */
   async listAll(tenantId: string): Promise<Webhook[]> {
-    const webhooks: Webhook[] = [];
-    let startKey: Item | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: GSI1.indexName,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-          ExpressionAttributeValues: { ':pk': keys.webhooksPartition(tenantId) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      webhooks.push(...(page.Items ?? []).map((item) => stripKeys<Webhook>(item)));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return webhooks;
+    return queryAll<Webhook>({
+      TableName: tableName(),
+      IndexName: GSI1.indexName,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+      ExpressionAttributeValues: { ':pk': keys.webhooksPartition(tenantId) },
+    });
   }
 
   /** Sets fields of an existing subscription; 404 when it does not exist. */
