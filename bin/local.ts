@@ -2,9 +2,14 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 /**
  * `npm start`: the whole Gatehouse topology on this machine. Configuration by environment:
- * PORT, GATEHOUSE_DATA_DIR, GATEHOUSE_IN_MEMORY, GATEHOUSE_API_KEYS (see README).
+ * PORT, GATEHOUSE_DATA_DIR, GATEHOUSE_IN_MEMORY, GATEHOUSE_API_KEYS (see README),
+ * GATEHOUSE_DEFAULT_PLAN (docs/retention.md).
  */
 import { startRuntime, parseApiKeys, defaultDataDir } from '#lib/local/runtime';
+import { defaultPlan } from '#shared/services/tenant-settings';
+
+// Fail at start, not at the first request, when GATEHOUSE_DEFAULT_PLAN names no plan.
+defaultPlan();
 
 const port = Number(process.env.PORT ?? 3000);
 const runtime = await startRuntime({

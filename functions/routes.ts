@@ -25,6 +25,8 @@ export interface RouteAccess {
   dispatchScans?: boolean;
   /** Writes large exports to the export bucket and presigns them. */
   exportBucket?: boolean;
+  /** Sends retention re-stamp jobs to their queue. */
+  dispatchRetention?: boolean;
 }
 
 export interface RouteDefinition {
@@ -97,6 +99,9 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/scans/{scan_id}/export', handler: 'functions/scans/export-scan.ts', auth: 'api_key', access: { table: 'read', exportBucket: true } },
   { method: 'GET', path: '/findings/{finding_id}', handler: 'functions/findings/get-finding.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'PATCH', path: '/findings/{finding_id}', handler: 'functions/findings/update-finding.ts', auth: 'api_key', access: { table: 'read_write' } },
+
+  { method: 'GET', path: '/settings/retention', handler: 'functions/settings/get-retention.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'PATCH', path: '/settings/retention', handler: 'functions/settings/update-retention.ts', auth: 'api_key', access: { table: 'read_write', dispatchRetention: true } },
 
   { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', access: { table: 'read_write' }, streaming: true },

@@ -7,9 +7,10 @@ import { taskMessageSchema } from '#shared/domain/task-message';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { AgentRunner } from '#shared/runtime/agent-runner';
 import { approvalGate } from '#shared/services/approval-gate';
+import { retentionStamps } from '#shared/services/retention-stamps';
 
 const processor = new BatchProcessor(EventType.SQS);
-const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock });
+const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
 
 /**
  * Runs one task per message. A message that fails (the database did not answer) is reported in

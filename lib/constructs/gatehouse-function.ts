@@ -14,7 +14,7 @@ import type { Construct } from 'constructs';
 import type { RouteAccess } from '#functions/routes';
 import type { SECRET_CIPHER_ENV, SecretCipherBackend } from '#shared/adapters/crypto/secret-cipher';
 import type { MailerBackend } from '#shared/adapters/mail/mailer';
-import { SCAN_DETECTOR_QUEUE, TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, type FunctionAccess } from '#shared/config/topology';
+import { RETENTION_QUEUE, SCAN_DETECTOR_QUEUE, TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, type FunctionAccess } from '#shared/config/topology';
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
 import type { Schedules } from '#lib/constructs/schedules';
@@ -49,7 +49,7 @@ export interface MailSettings {
 }
 
 /** The access flags `bindData` grants; any other flag set in a declaration gets a synth warning. */
-const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets', 'dispatchScans', 'exportBucket']);
+const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets', 'dispatchScans', 'exportBucket', 'dispatchRetention']);
 
 /**
  * The secret cipher's environment names, as secret-cipher.ts declares them. Written out rather than
@@ -78,6 +78,8 @@ export interface DataResources {
   secretsKey: IKey;
   /** Detector runs of scans (`SCAN_DETECTOR_QUEUE`). */
   scanQueue: IQueue;
+  /** Retention re-stamp jobs (`RETENTION_QUEUE`). */
+  retentionQueue: IQueue;
   /** Large scan exports, reached through presigned links. */
   exportBucket: IBucket;
   schedules: Schedules;
@@ -189,6 +191,11 @@ export class GatehouseFunction extends NodejsFunction {
     if ('dispatchScans' in access && access.dispatchScans) {
       this.addEnvironment(SCAN_DETECTOR_QUEUE.urlEnv, resources.scanQueue.queueUrl);
       resources.scanQueue.grantSendMessages(this);
+    }
+
+    if (access.dispatchRetention) {
+      this.addEnvironment(RETENTION_QUEUE.urlEnv, resources.retentionQueue.queueUrl);
+      resources.retentionQueue.grantSendMessages(this);
     }
 
     if ('exportBucket' in access && access.exportBucket) {

@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { TASK_QUEUES, TOOL_CALL_QUEUE, SCAN_DETECTOR_QUEUE, WEBHOOK_DELIVERY_QUEUE, allQueues, consumers, visibilityTimeoutSeconds, type ConsumerDefinition, type QueueDefinition } from '#shared/config/topology';
+import { TASK_QUEUES, TOOL_CALL_QUEUE, SCAN_DETECTOR_QUEUE, RETENTION_QUEUE, WEBHOOK_DELIVERY_QUEUE, allQueues, consumers, visibilityTimeoutSeconds, type ConsumerDefinition, type QueueDefinition } from '#shared/config/topology';
 import type { TaskPriority } from '#shared/domain/task';
 import { GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
 
@@ -26,7 +26,7 @@ export function consumerConstructId(consumer: ConsumerDefinition): string {
 }
 
 /** Everything the consumers may be bound to except the queues, which this construct creates. */
-export type TasksProps = Omit<DataResources, 'taskQueues' | 'toolCallQueue' | 'deliveryQueue' | 'scanQueue'>;
+export type TasksProps = Omit<DataResources, 'taskQueues' | 'toolCallQueue' | 'deliveryQueue' | 'scanQueue' | 'retentionQueue'>;
 
 /**
  * Every queue of topology.ts (`allQueues`), each with a dead-letter queue, and every consumer
@@ -57,7 +57,7 @@ export class Tasks extends Construct {
     this.queues = Object.fromEntries(priorities.map(([priority, definition]) => [priority, byName(definition)])) as Record<TaskPriority, Queue>;
     this.toolCalls = byName(TOOL_CALL_QUEUE);
     this.deliveries = byName(WEBHOOK_DELIVERY_QUEUE);
-    this.resources = { ...props, taskQueues: this.queues, toolCallQueue: this.toolCalls, deliveryQueue: this.deliveries, scanQueue: byName(SCAN_DETECTOR_QUEUE) };
+    this.resources = { ...props, taskQueues: this.queues, toolCallQueue: this.toolCalls, deliveryQueue: this.deliveries, scanQueue: byName(SCAN_DETECTOR_QUEUE), retentionQueue: byName(RETENTION_QUEUE) };
 
     const maxConcurrency = new Map(priorities.map(([priority, definition]) => [definition.name, MAX_CONCURRENCY[priority]]));
     const definitionsByName = new Map(allQueues.map((definition) => [definition.name, definition]));

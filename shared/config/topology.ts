@@ -31,6 +31,8 @@ export interface FunctionAccess {
   decryptSecrets?: boolean;
   encryptSecrets?: boolean;
   dispatchScans?: boolean;
+  /** Sends retention re-stamp jobs (a job re-sends itself with its cursor). */
+  dispatchRetention?: boolean;
 }
 
 export interface ConsumerDefinition {
@@ -108,7 +110,24 @@ export const scanDetectorWorker: ConsumerDefinition = {
   memoryMb: 2048,
 };
 
-export const consumers: readonly ConsumerDefinition[] = [taskWorker, toolProxy, webhookDeliverer, scanDetectorWorker];
+/**
+ * Re-stamp jobs: after a tenant's retention changes, one job walks that tenant's artifacts page by
+ * page and rewrites their expiry; each message carries the cursor where it continues.
+ */
+export const RETENTION_QUEUE: QueueDefinition = { name: 'retention-restamps', maxReceiveCount: 5, urlEnv: 'RETENTION_QUEUE_URL' };
+
+export const retentionRestamper: ConsumerDefinition = {
+  name: 'retention-restamper',
+  access: { table: 'read_write', dispatchRetention: true },
+  handler: 'functions/workers/restamp-retention.ts',
+  queues: [RETENTION_QUEUE.name],
+  // One job at a time per invocation; the handler stops well before the timeout and re-sends.
+  batchSize: 1,
+  timeoutSeconds: 60,
+  memoryMb: 256,
+};
+
+export const consumers: readonly ConsumerDefinition[] = [taskWorker, toolProxy, webhookDeliverer, scanDetectorWorker, retentionRestamper];
 
 /** The table's stream consumer: new event items fan out to webhook deliveries. */
 export const eventFanOut = {
@@ -136,4 +155,4 @@ export function visibilityTimeoutSeconds(queueName: string): number {
   return Math.max(30, ...timeouts) * VISIBILITY_TIMEOUT_FACTOR;
 }
 
-export const allQueues: readonly QueueDefinition[] = [...Object.values(TASK_QUEUES), TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, SCAN_DETECTOR_QUEUE];
+export const allQueues: readonly QueueDefinition[] = [...Object.values(TASK_QUEUES), TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, SCAN_DETECTOR_QUEUE, RETENTION_QUEUE];

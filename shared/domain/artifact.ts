@@ -9,6 +9,10 @@ export interface Artifact {
   created_at: string;
   data: Record<string, unknown>;
   approval_status?: ArtifactApprovalStatus;
+  /** When retention removes it (docs/retention.md); null or absent: kept indefinitely. */
+  expires_at?: string | null;
+  /** The tenant settings version `expires_at` was computed from (re-stamp jobs compare it). */
+  retention_version?: number;
 }
 
 export function renderArtifact(artifact: Artifact) {
@@ -18,6 +22,7 @@ export function renderArtifact(artifact: Artifact) {
     type: artifact.type,
     created_at: artifact.created_at,
     data: artifact.data,
+    expires_at: artifact.expires_at ?? null,
     ...(artifact.approval_status ? { approval_status: artifact.approval_status } : {}),
   };
 }

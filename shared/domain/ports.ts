@@ -1,6 +1,7 @@
 import type { ApprovalRequest } from '#shared/agents/agent';
 import type { Artifact } from '#shared/domain/artifact';
 import type { ServiceEvent } from '#shared/domain/event';
+import type { RetentionStamp } from '#shared/domain/retention';
 import type { Task, TaskError } from '#shared/domain/task';
 
 /** What happened to one agent-context call when the runtime tried to apply it. */
@@ -31,4 +32,14 @@ export interface TaskDispatcher {
 export interface ApprovalGate {
   /** Creates the approval (and its expiry), parks the task and records `approval.requested`. */
   pause(task: Task, step: number, request: ApprovalRequest, gatedArtifactId: string | undefined): Promise<StepOutcome>;
+}
+
+/**
+ * The tenant's retention as a task run sees it: read once per run (on its first artifact), and
+ * settled at the end, when artifacts stamped from a settings version that changed meanwhile get
+ * the current expiry (a re-stamp job may already have passed them).
+ */
+export interface RetentionStamps {
+  current(tenantId: string): Promise<RetentionStamp>;
+  settle(tenantId: string, artifacts: { artifact_id: string; retention_version?: number }[]): Promise<void>;
 }

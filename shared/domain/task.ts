@@ -16,6 +16,8 @@ export interface ArtifactSummary {
   created_at: string;
   /** The agent-context call that emitted it; replays find already-emitted artifacts by it. */
   step: number;
+  /** The tenant settings version the artifact's expiry was stamped from at write time. */
+  retention_version?: number;
 }
 
 /** A task as stored. `step` counts the agent-context calls already applied (see agent-runner). */

@@ -4,7 +4,8 @@ import type { Clock } from '#shared/domain/clock';
 import { taskEvent } from '#shared/domain/events';
 import { newId } from '#shared/domain/ids';
 import { validateAgainstSchema } from '#shared/domain/input-validation';
-import type { ApprovalGate, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
+import type { ApprovalGate, RetentionStamps, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
+import { artifactExpiry, type RetentionStamp } from '#shared/domain/retention';
 import type { Task, TaskError } from '#shared/domain/task';
 
 /**
@@ -27,6 +28,8 @@ export interface AgentRunnerDependencies {
   approvals: ApprovalGate;
   findAgent: (slug: string) => Agent | undefined;
   clock: Clock;
+  /** Stamps each artifact with its expiry from the tenant's retention (docs/retention.md). */
+  retention: RetentionStamps;
 }
 
 /** Raised inside a run when the task left `running` (cancelled); unwinds the agent. */
@@ -71,14 +74,27 @@ export class AgentRunner {
       await handler(structuredClone(task.input), context);
     } catch (error) {
       if (error instanceof TaskStopped) return this.stopped(task);
-      if (error instanceof TaskParked) return 'paused';
-      if (error instanceof AgentFailure) return this.fail(task, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
+      if (error instanceof TaskParked) {
+        await this.settle(task, context);
+        return 'paused';
+      }
+      if (error instanceof AgentFailure) {
+        await this.settle(task, context);
+        return this.fail(task, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
+      }
       if (context.storeFailed) throw error; // the database or queue failed: let the message be redelivered
+      await this.settle(task, context);
       return this.fail(task, { code: 'agent_error', message: error instanceof Error ? error.message : String(error) });
     }
+    await this.settle(task, context);
     const now = this.deps.clock.now().toISOString();
     const outcome = await this.deps.store.complete(task, now, taskEvent('task.complete', task, { artifact_count: context.artifactCount }, this.deps.clock));
     return outcome === 'task_not_running' ? this.stopped(task) : 'complete';
+  }
+
+  /** Before the run ends: artifacts stamped from an outdated retention get the current one. */
+  private async settle(task: Task, context: ReplayingContext): Promise<void> {
+    if (context.stamped.length > 0) await this.deps.retention.settle(task.tenant_id, context.stamped);
   }
 
   private async fail(task: Task, error: TaskError): Promise<RunOutcome> {
@@ -99,6 +115,10 @@ class ReplayingContext implements AgentContext {
   private step = 0;
   artifactCount = 0;
   storeFailed = false;
+  /** Every artifact of the task this run emitted or replayed, with the settings version of its stamp. */
+  readonly stamped: { artifact_id: string; retention_version?: number }[] = [];
+  /** The tenant's retention, read once per run on the first new artifact. */
+  private stamp: Promise<RetentionStamp> | undefined;
   /** The latest approval-gated artifact of this run: the one an approval request is about. */
   private gatedArtifactId: string | undefined;
 
@@ -127,11 +147,13 @@ class ReplayingContext implements AgentContext {
     this.artifactCount++;
     const earlier = Object.values(this.task.artifacts).find((summary) => summary.step === step);
     if (earlier) {
+      this.stamped.push({ artifact_id: earlier.artifact_id, retention_version: earlier.retention_version });
       if (options?.approvalGated) this.gatedArtifactId = earlier.artifact_id;
       return { artifact_id: earlier.artifact_id };
     }
+    const retention = await this.retention();
     const now = this.deps.clock.now();
-    const artifact: Artifact = {
+    const created: Artifact = {
       artifact_id: newId('art', now.getTime()),
       tenant_id: this.task.tenant_id,
       task_id: this.task.task_id,
@@ -141,6 +163,7 @@ class ReplayingContext implements AgentContext {
       data,
       ...(options?.approvalGated ? { approval_status: 'pending' as const } : {}),
     };
+    const artifact: Artifact = { ...created, expires_at: artifactExpiry(created, retention.retention_days), retention_version: retention.version };
     const event = taskEvent('artifact.emitted', this.task, { artifact_id: artifact.artifact_id, type }, this.deps.clock);
     const outcome = await this.apply(() => this.deps.store.emitArtifact(this.task, step, artifact, event));
     if (outcome === 'already_applied') {
@@ -148,12 +171,25 @@ class ReplayingContext implements AgentContext {
       const current = await this.deps.store.load(this.task.tenant_id, this.task.task_id);
       const theirs = Object.values(current?.artifacts ?? {}).find((summary) => summary.step === step);
       if (theirs) {
+        this.stamped.push({ artifact_id: theirs.artifact_id, retention_version: theirs.retention_version });
         if (options?.approvalGated) this.gatedArtifactId = theirs.artifact_id;
         return { artifact_id: theirs.artifact_id };
       }
     }
+    this.stamped.push({ artifact_id: artifact.artifact_id, retention_version: artifact.retention_version });
     if (options?.approvalGated) this.gatedArtifactId = artifact.artifact_id;
     return { artifact_id: artifact.artifact_id };
+  }
+
+  private async retention(): Promise<RetentionStamp> {
+    this.stamp ??= this.deps.retention.current(this.task.tenant_id);
+    try {
+      return await this.stamp;
+    } catch (error) {
+      this.stamp = undefined;
+      this.storeFailed = true;
+      throw error;
+    }
   }
 
   async requestApproval(request: ApprovalRequest): Promise<ApprovalDecision> {

@@ -1,4 +1,5 @@
 import { approvalRepository, type ResolutionWrites } from '#shared/adapters/dynamodb/approval-repository';
+import { artifactRepository } from '#shared/adapters/dynamodb/artifact-repository';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { mailer } from '#shared/adapters/mail/mailer';
 import { scheduler } from '#shared/adapters/scheduler/scheduler';
@@ -9,7 +10,10 @@ import { systemClock } from '#shared/domain/clock';
 import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import type { EventType, ServiceEvent } from '#shared/domain/event';
 import { newId } from '#shared/domain/ids';
+import type { Artifact } from '#shared/domain/artifact';
+import { artifactExpiry } from '#shared/domain/retention';
 import type { Task } from '#shared/domain/task';
+import { retentionStamps } from '#shared/services/retention-stamps';
 
 /** Writes that lose a race are re-read and tried again this many times before answering 409. */
 const ATTEMPTS = 4;
@@ -26,6 +30,16 @@ export function approvalEvent(type: EventType, approval: Approval, data: Record<
     approval_id: approval.approval_id,
     data: { approval_id: approval.approval_id, task_id: approval.task_id, ...data },
   };
+}
+
+/**
+ * The approval's gated artifact while it still awaits the decision. Deleted or expired ones are
+ * left alone: the resolution's conditional update of a missing artifact would fail forever.
+ */
+async function pendingGatedArtifact(approval: Approval): Promise<Artifact | undefined> {
+  if (!approval.artifact_id) return undefined;
+  const artifact = await artifactRepository.get(approval.tenant_id, approval.artifact_id);
+  return artifact?.approval_status === 'pending' ? artifact : undefined;
 }
 
 function alreadyResolved(approval: Approval): ConflictError {
@@ -69,15 +83,22 @@ export async function resolveApproval(tenantId: string, approvalId: string, requ
     const resolved: Approval = { ...approval, ...fields, status: request.decision };
     const approved = request.decision === 'approved';
     const resume = !approved && task.status === 'awaiting_approval' ? { task, decision: decisionOf(resolved) } : undefined;
+    const gated = await pendingGatedArtifact(approval);
+    const stamp = gated ? await retentionStamps.current(tenantId) : undefined;
     const writes: ResolutionWrites = {
       status: request.decision,
       fields,
       event: approvalEvent('approval.resolved', approval, { decision: request.decision, resolution: 'resolved', ...(request.comment !== undefined ? { comment: request.comment } : {}), modified: Boolean(request.modified_action) }),
-      artifactStatus: request.decision,
+      // Acted on: the artifact now follows the tenant's retention instead of the 7-day limit.
+      ...(gated && stamp
+        ? { artifactStatus: request.decision, artifactRetention: { expires_at: artifactExpiry({ ...gated, approval_status: request.decision }, stamp.retention_days), retention_version: stamp.version } }
+        : {}),
       resume,
       toolCallPending: approved,
     };
     if (await approvalRepository.resolve(approval, writes)) {
+      // The retention may have changed between the read and the write (see RetentionStamps).
+      if (gated && stamp) await retentionStamps.settle(tenantId, [{ artifact_id: gated.artifact_id, retention_version: stamp.version }]);
       await afterResolution(resolved, resume?.task, approved);
       return resolved;
     }
@@ -98,7 +119,8 @@ export async function expireApproval(tenantId: string, approvalId: string): Prom
       status: 'denied',
       fields,
       event: approvalEvent('approval.resolved', approval, { decision: 'denied', resolution: 'expired' }),
-      artifactStatus: 'expired',
+      // Not acted on: the artifact keeps its expiry (at most 7 days after it was written).
+      ...((await pendingGatedArtifact(approval)) ? { artifactStatus: 'expired' as const } : {}),
       resume,
     });
     if (ok) {

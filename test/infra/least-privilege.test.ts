@@ -1,7 +1,7 @@
 import { Capture, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes';
-import { TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, SCAN_DETECTOR_QUEUE, allQueues, consumers } from '#shared/config/topology';
+import { TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, SCAN_DETECTOR_QUEUE, RETENTION_QUEUE, allQueues, consumers } from '#shared/config/topology';
 import { synthGatehouse } from './synth';
 import {
   actionsOf,
@@ -64,6 +64,7 @@ describe('least privilege', () => {
     const toolCallQueueId = queueIdFor(template, TOOL_CALL_QUEUE.name);
     const deliveryQueueId = queueIdFor(template, WEBHOOK_DELIVERY_QUEUE.name);
     const scanQueueId = queueIdFor(template, SCAN_DETECTOR_QUEUE.name);
+    const retentionQueueId = queueIdFor(template, RETENTION_QUEUE.name);
     const functions = declaredFunctions(template);
     const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as CfnResource[];
     /** Where Lambda sends the batches a function's event sources give up on (it sends with the function's role). */
@@ -76,7 +77,7 @@ describe('least privilege', () => {
         .flatMap((consumer) => consumer.queues.filter((queue) => allQueues.some((definition) => definition.name === queue && definition.deadLetterUrlEnv)))
         .map((queue) => queueIdFor(template, `${queue}-dlq`));
 
-    for (const flag of ['dispatchTasks', 'dispatchToolCalls', 'dispatchDeliveries', 'dispatchScans'] as const) expect(functions.filter(({ access }) => (access as unknown as Record<string, unknown>)[flag]).length, flag).toBeGreaterThan(0);
+    for (const flag of ['dispatchTasks', 'dispatchToolCalls', 'dispatchDeliveries', 'dispatchScans', 'dispatchRetention'] as const) expect(functions.filter(({ access }) => (access as unknown as Record<string, unknown>)[flag]).length, flag).toBeGreaterThan(0);
     expect(streamMappings(template).length).toBeGreaterThan(0);
     for (const { name, id, access } of functions) {
       const sendStatements = statementsOf(id).filter((statement) => actionsOf([statement]).includes('sqs:SendMessage'));
@@ -86,6 +87,7 @@ describe('least privilege', () => {
         ...(access.dispatchToolCalls ? [toolCallQueueId] : []),
         ...(access.dispatchDeliveries ? [deliveryQueueId] : []),
         ...('dispatchScans' in access && access.dispatchScans ? [scanQueueId] : []),
+        ...(access.dispatchRetention ? [retentionQueueId] : []),
         ...ownDeadLetters(name),
         ...failureDestinations(id),
       ];

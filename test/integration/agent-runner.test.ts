@@ -7,11 +7,12 @@ import { newId } from '#shared/domain/ids';
 import type { TaskExecutionStore } from '#shared/domain/ports';
 import { AgentRunner } from '#shared/runtime/agent-runner';
 import { approvalGate } from '#shared/services/approval-gate';
+import { retentionStamps } from '#shared/services/retention-stamps';
 import { taskEvents } from '../support/event-reader';
 import { provisionForTest, uniqueTenant } from '../support/provisioned';
 import { storedTask } from '../support/task-fixtures';
 
-const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock });
+const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
 
 /** A store whose writes start failing after `budget` successful step writes: a worker that dies. */
 function dyingStore(budget: number): TaskExecutionStore {
@@ -78,7 +79,7 @@ describe('agent runner on DynamoDB Local', () => {
     // Kill the worker after 1, 2, 3, ... successful writes, redelivering each time, until a run survives.
     let deaths = 0;
     for (let budget = 1; budget < 20; budget++) {
-      const dying = new AgentRunner({ store: dyingStore(budget), approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock });
+      const dying = new AgentRunner({ store: dyingStore(budget), approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
       const outcome = await dying.run(tenant, task.task_id).catch(() => 'died');
       if (outcome !== 'died') break;
       deaths++;
@@ -121,7 +122,7 @@ describe('agent runner on DynamoDB Local', () => {
         return outcome;
       },
     };
-    const cancelling = new AgentRunner({ store: cancelAfterFirstArtifact, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock });
+    const cancelling = new AgentRunner({ store: cancelAfterFirstArtifact, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
 
     await expect(cancelling.run(tenant, task.task_id)).resolves.toBe('stopped');
 

@@ -6,11 +6,12 @@ import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { eventPut } from '#shared/adapters/dynamodb/event-item';
 import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
 import { ACTIVE_TASK_SHARDS, keys } from '#shared/adapters/dynamodb/keys';
-import { GSI1, GSI3 } from '#shared/adapters/dynamodb/table-definition';
+import { GSI1, GSI3, TTL_ATTRIBUTE } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { ApprovalDecision } from '#shared/agents/agent';
 import type { Approval, ApprovalStatus } from '#shared/domain/approval';
 import type { ArtifactApprovalStatus } from '#shared/domain/artifact';
+import { expiryEpoch } from '#shared/domain/retention';
 import type { ServiceEvent } from '#shared/domain/event';
 import type { StepOutcome } from '#shared/domain/ports';
 import type { Task } from '#shared/domain/task';
@@ -25,6 +26,8 @@ export interface ResolutionWrites {
   event: ServiceEvent;
   /** The gated artifact's new status, when the artifact still exists and is pending. */
   artifactStatus?: ArtifactApprovalStatus;
+  /** The gated artifact's expiry once acted on (retention instead of the 7-day limit), with the settings version it came from. */
+  artifactRetention?: { expires_at: string | null; retention_version: number };
   /** Resume the parked task with this decision (the task must still be awaiting approval). */
   resume?: { task: Task; decision: ApprovalDecision };
   /** Leave the approval in the index of actions the tool proxy still owes. */
@@ -199,13 +202,22 @@ export class DynamoApprovalRepository {
       await eventPut(writes.event),
     ];
     if (writes.artifactStatus && approval.artifact_id) {
+      const retention = writes.artifactRetention;
       items.push({
         Update: {
           TableName: tableName(),
           Key: keys.artifact(approval.tenant_id, approval.artifact_id),
-          UpdateExpression: 'SET approval_status = :to',
-          ConditionExpression: 'approval_status = :pending',
-          ExpressionAttributeValues: { ':to': writes.artifactStatus, ':pending': 'pending' },
+          UpdateExpression: retention
+            ? `SET approval_status = :to, expires_at = :expiresAt, retention_version = :version${retention.expires_at ? ', #ttl = :epoch' : ' REMOVE #ttl'}`
+            : 'SET approval_status = :to',
+          // A newer retention stamp than the one computed here wins: the resolution re-reads and retries.
+          ConditionExpression: retention ? 'approval_status = :pending AND (attribute_not_exists(retention_version) OR retention_version <= :version)' : 'approval_status = :pending',
+          ...(retention ? { ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE } } : {}),
+          ExpressionAttributeValues: {
+            ':to': writes.artifactStatus,
+            ':pending': 'pending',
+            ...(retention ? { ':expiresAt': retention.expires_at, ':version': retention.retention_version, ...(retention.expires_at ? { ':epoch': expiryEpoch(retention.expires_at) } : {}) } : {}),
+          },
         },
       });
     }

@@ -3,22 +3,48 @@ import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { Artifact } from '#shared/domain/artifact';
+import { systemClock, type Clock } from '#shared/domain/clock';
 import { NotFoundError } from '#shared/domain/errors';
+import { expiryEpoch, isPastExpiry } from '#shared/domain/retention';
+import { TTL_ATTRIBUTE } from '#shared/adapters/dynamodb/table-definition';
+
+/**
+ * The table item of a new artifact. `expires_at_epoch` is the table's TTL attribute: DynamoDB
+ * deletes the item some time after it (up to days late; DynamoDB Local never), so every read
+ * below also treats an item past it as gone, which makes expiry exact.
+ */
+export function artifactItem(artifact: Artifact): Record<string, unknown> {
+  return {
+    ...keys.artifact(artifact.tenant_id, artifact.artifact_id),
+    entity: 'artifact',
+    ...artifact,
+    ...(artifact.expires_at ? { [TTL_ATTRIBUTE]: expiryEpoch(artifact.expires_at) } : {}),
+  };
+}
+
+/** The artifact in an item, or undefined when retention already removed it (TTL may lag). */
+function liveArtifact(item: Record<string, unknown> | undefined, now: Date): Artifact | undefined {
+  if (!item || isPastExpiry(item[TTL_ATTRIBUTE], now)) return undefined;
+  return stripKeys<Artifact>(item);
+}
 
 /** Artifacts: one item each, keyed by tenant and id; the producing task lists their ids. */
 export class DynamoArtifactRepository {
+  constructor(private readonly clock: Clock = systemClock) {}
+
   private get client() {
     return documentClient();
   }
 
   async get(tenantId: string, artifactId: string): Promise<Artifact | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.artifact(tenantId, artifactId), ConsistentRead: true }));
-    return Item ? stripKeys<Artifact>(Item) : undefined;
+    return liveArtifact(Item, this.clock.now());
   }
 
-  /** Reads many artifacts by id, in the order given; ids that no longer exist are skipped. */
+  /** Reads many artifacts by id, in the order given; ids that no longer exist (or expired) are skipped. */
   async getMany(tenantId: string, artifactIds: string[]): Promise<Artifact[]> {
     const found = new Map<string, Artifact>();
+    const now = this.clock.now();
     for (let offset = 0; offset < artifactIds.length; offset += 100) {
       let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
         [tableName()]: { Keys: artifactIds.slice(offset, offset + 100).map((id) => keys.artifact(tenantId, id)), ConsistentRead: true },
@@ -27,8 +53,8 @@ export class DynamoArtifactRepository {
       for (let attempt = 0; request && attempt < 8; attempt++) {
         const result: BatchGetCommandOutput = await this.client.send(new BatchGetCommand({ RequestItems: request }));
         for (const item of result.Responses?.[tableName()] ?? []) {
-          const artifact = stripKeys<Artifact>(item);
-          found.set(artifact.artifact_id, artifact);
+          const artifact = liveArtifact(item, now);
+          if (artifact) found.set(artifact.artifact_id, artifact);
         }
         const rest: { Keys?: Record<string, unknown>[] } | undefined = result.UnprocessedKeys?.[tableName()];
         request = rest?.Keys?.length ? { [tableName()]: { Keys: rest.Keys, ConsistentRead: true } } : undefined;

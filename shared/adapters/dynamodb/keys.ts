@@ -27,6 +27,8 @@ export const keys = {
   agent: (tenantId: string, slug: string): Key => ({ pk: tenant(tenantId), sk: `AGENT#${slug}` }),
   agentPrefix: 'AGENT#',
   tenantPartition: (tenantId: string) => tenant(tenantId),
+  /** The tenant's plan and retention choice (one item; absent = default plan, plan defaults). */
+  tenantSettings: (tenantId: string): Key => ({ pk: tenant(tenantId), sk: 'SETTINGS' }),
 
   task: (tenantId: string, taskId: string): Key => ({ pk: `${tenant(tenantId)}#TASK#${taskId}`, sk: 'TASK' }),
   taskListing: (tenantId: string, taskId: string) => ({ [GSI1.partitionKey]: `${tenant(tenantId)}#TASKS`, [GSI1.sortKey]: taskId }),

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { artifactItem } from '#shared/adapters/dynamodb/artifact-repository';
 import { queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { keys, ACTIVE_TASK_SHARDS } from '#shared/adapters/dynamodb/keys';
 import { GSI1, GSI2, GSI3 } from '#shared/adapters/dynamodb/table-definition';
@@ -123,11 +124,17 @@ export class DynamoTaskRepository implements TaskExecutionStore {
   }
 
   emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent): Promise<StepOutcome> {
-    const summary = { artifact_id: artifact.artifact_id, type: artifact.type, created_at: artifact.created_at, step };
+    const summary = {
+      artifact_id: artifact.artifact_id,
+      type: artifact.type,
+      created_at: artifact.created_at,
+      step,
+      ...(artifact.retention_version !== undefined ? { retention_version: artifact.retention_version } : {}),
+    };
     return this.applyStep(
       task,
       step,
-      [{ Put: { TableName: tableName(), Item: { ...keys.artifact(artifact.tenant_id, artifact.artifact_id), entity: 'artifact', ...artifact }, ConditionExpression: 'attribute_not_exists(pk)' } }],
+      [{ Put: { TableName: tableName(), Item: artifactItem(artifact), ConditionExpression: 'attribute_not_exists(pk)' } }],
       event,
       { expression: 'artifacts.#artifactId = :summary', names: { '#artifactId': artifact.artifact_id }, values: { ':summary': summary } },
     );

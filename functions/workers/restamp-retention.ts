@@ -1,0 +1,37 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { parseMessageBody } from '#shared/adapters/sqs/message-body';
+import { dispatchRestamp } from '#shared/adapters/sqs/retention-dispatcher';
+import { InvalidRequestError } from '#shared/domain/errors';
+import { restampJobSchema } from '#shared/domain/retention-job';
+import { runRestamp } from '#shared/services/retention-restamp';
+
+const processor = new BatchProcessor(EventType.SQS);
+
+/** Pages per message: small enough to end well inside the function's timeout, then re-send. */
+const PAGES_PER_MESSAGE = 20;
+
+/**
+ * Runs a re-stamp job for a while, then re-sends it with its cursor. The continuation is sent
+ * before this message is acknowledged: a crash in between at worst runs the rest twice (writes
+ * are idempotent), and a crash before it redelivers this message, which resumes at its cursor.
+ */
+async function restampRecord(record: SQSRecord): Promise<void> {
+  const job = parseMessageBody(record, restampJobSchema, 'retention-restamper');
+  if (!job) return;
+  let next;
+  try {
+    next = await runRestamp(job, { maxPages: PAGES_PER_MESSAGE });
+  } catch (error) {
+    // A cursor that is not this tenant's listing can never succeed: drop it, as malformed.
+    if (error instanceof InvalidRequestError) {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'malformed re-stamp cursor dropped', tenant_id: job.tenant_id, messageId: record.messageId }));
+      return;
+    }
+    throw error;
+  }
+  if (next) await dispatchRestamp(next);
+  console.log(JSON.stringify({ level: 'INFO', message: next ? 're-stamp continues' : 're-stamp ended (done or outdated)', tenant_id: job.tenant_id, version: job.version }));
+}
+
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, restampRecord, processor, { context });
