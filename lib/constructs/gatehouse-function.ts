@@ -141,7 +141,8 @@ export class GatehouseFunction extends NodejsFunction {
    * only) for `dispatchToolCalls`; one-time schedules in the service's group for `schedules`;
    * SES as the configured sender for `sendMail`; the webhook delivery queue (its URL, send only)
    * for `dispatchDeliveries`; the secrets key with `kms:Encrypt` only for `encryptSecrets` and
-   * `kms:Decrypt` only for `decryptSecrets` (with the KMS cipher's environment for either).
+   * `kms:Decrypt` only for `decryptSecrets` (with the KMS cipher's environment for either); the
+   * retention re-stamp queue (its URL, send only) for `dispatchRetention`.
    *
    * The delivery queue's dead-letter queue is not granted here: only the queue's consumer writes
    * to it (retries exhausted), and the construct wiring consumers to their queues grants that.
