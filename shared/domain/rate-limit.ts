@@ -36,12 +36,23 @@ export function emissionInterval(policy: RateLimitPolicy): number {
 }
 
 /**
- * The two bounds the conditional write needs: a request at `nowUs` is admitted when the stored
- * TAT is at most `latestAdmissibleTat`, and a TAT in the past counts as `nowUs` (a full bucket).
+ * How far behind now a stored TAT may lag and still be advanced by `+T` rather than reset to now:
+ * a tenth of the bucket's span, at most 1 s. Lambda instances read their clocks a little apart,
+ * and an exact reset would make every concurrent peer of an idle bucket, whose clock already read
+ * later, start over. The price: a bucket may hold up to a tenth more than `burst` after a pause.
  */
-export function admissionBounds(policy: RateLimitPolicy, nowUs: number): { increment: number; latestAdmissibleTat: number; tatFromIdle: number } {
+export function lagTolerance(policy: RateLimitPolicy): number {
+  return Math.min(MICROS, Math.floor((policy.burst * emissionInterval(policy)) / 10));
+}
+
+/**
+ * The bounds the conditional writes need: a request at `nowUs` advances a stored TAT between
+ * `earliestAdvancedTat` and `latestAdmissibleTat` by `increment`; an older TAT (a bucket that has
+ * been full a while) is reset to `tatFromIdle`; a later one means the budget is spent.
+ */
+export function admissionBounds(policy: RateLimitPolicy, nowUs: number): { increment: number; earliestAdvancedTat: number; latestAdmissibleTat: number; tatFromIdle: number } {
   const increment = emissionInterval(policy);
-  return { increment, latestAdmissibleTat: nowUs + (policy.burst - 1) * increment, tatFromIdle: nowUs + increment };
+  return { increment, earliestAdvancedTat: nowUs - lagTolerance(policy), latestAdmissibleTat: nowUs + (policy.burst - 1) * increment, tatFromIdle: nowUs + increment };
 }
 
 /** The decision for an admitted request, from the TAT it left behind. */
@@ -68,8 +79,8 @@ export function rejected(policy: RateLimitPolicy, nowUs: number, tatBefore: numb
  * what the unit tests exercise. `tatBefore` undefined is a tenant never seen (a full bucket).
  */
 export function decide(policy: RateLimitPolicy, nowUs: number, tatBefore: number | undefined): { decision: RateLimitDecision; tatAfter: number | undefined } {
-  const { increment, latestAdmissibleTat } = admissionBounds(policy, nowUs);
-  const effective = Math.max(tatBefore ?? nowUs, nowUs);
+  const { increment, earliestAdvancedTat, latestAdmissibleTat } = admissionBounds(policy, nowUs);
+  const effective = tatBefore === undefined || tatBefore < earliestAdvancedTat ? nowUs : tatBefore;
   if (effective > latestAdmissibleTat) return { decision: rejected(policy, nowUs, effective), tatAfter: tatBefore };
   const tatAfter = effective + increment;
   return { decision: admitted(policy, nowUs, tatAfter), tatAfter };

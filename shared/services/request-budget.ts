@@ -7,5 +7,5 @@ import { effectiveLimits } from '#shared/services/tenant-limits';
 /** Spends one request of the tenant's budget (its override, else the default) or says when to retry. */
 export async function spendRequest(tenantId: string, clock: Clock = systemClock): Promise<RateLimitDecision> {
   const { ratePerSecond, burst } = await effectiveLimits(tenantId, clock);
-  return rateLimitRepository.consume(tenantId, { ratePerSecond, burst }, clock.now().getTime() * 1000);
+  return rateLimitRepository.consume(tenantId, { ratePerSecond, burst }, () => clock.now().getTime() * 1000);
 }

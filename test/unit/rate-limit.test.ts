@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decide, emissionInterval, type RateLimitPolicy } from '#shared/domain/rate-limit';
+import { decide, emissionInterval, lagTolerance, type RateLimitPolicy } from '#shared/domain/rate-limit';
 
 const SECOND = 1_000_000;
 const policies = fc.record({ ratePerSecond: fc.integer({ min: 1, max: 500 }), burst: fc.integer({ min: 1, max: 200 }) });
@@ -33,7 +33,7 @@ describe('request budget (GCRA)', () => {
     expect(decisions[25].resetSeconds).toBe(3); // 25 requests at 10/s: full again after 2.5 s
   });
 
-  it('never admits more than burst + rate × elapsed in any window', () => {
+  it('never admits more than burst + rate × (elapsed + lag tolerance) in any window', () => {
     fc.assert(
       fc.property(policies, fc.array(fc.integer({ min: 0, max: 3 * SECOND }), { minLength: 1, maxLength: 400 }), (policy, offsets) => {
         const times = offsets.map((offset) => 1_000 * SECOND + offset).sort((a, b) => a - b);
@@ -42,7 +42,7 @@ describe('request budget (GCRA)', () => {
         for (let first = 0; first < admittedAt.length; first++) {
           for (let last = first; last < admittedAt.length; last++) {
             const elapsed = admittedAt[last] - admittedAt[first];
-            expect(last - first + 1).toBeLessThanOrEqual(policy.burst + Math.floor(elapsed / interval));
+            expect(last - first + 1).toBeLessThanOrEqual(policy.burst + Math.floor((elapsed + lagTolerance(policy)) / interval));
           }
         }
       }),
@@ -68,6 +68,12 @@ describe('request budget (GCRA)', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('tolerates a lag of at most a tenth of the bucket, and 1 s', () => {
+    expect(lagTolerance({ ratePerSecond: 50, burst: 100 })).toBe(200_000);
+    expect(lagTolerance({ ratePerSecond: 1, burst: 5 })).toBe(500_000);
+    expect(lagTolerance({ ratePerSecond: 1000, burst: 100_000 })).toBe(1_000_000);
   });
 
   it('refills at the configured rate after a quiet period', () => {

@@ -8,7 +8,7 @@ import { isConditionFailure } from '#shared/adapters/dynamodb/transactions';
 import { admissionBounds, admitted, rejected, type RateLimitDecision, type RateLimitPolicy } from '#shared/domain/rate-limit';
 
 /** Rounds of the two writes before a request that keeps losing races is counted as over budget. */
-const MAX_ROUNDS = 3;
+const MAX_ROUNDS = 4;
 /** A bucket is full again (and its item worthless) this long after its TAT; TTL deletes it later. */
 const TTL_SLACK_SECONDS = 60;
 
@@ -16,40 +16,46 @@ const TTL_SLACK_SECONDS = 60;
  * The request budgets (shared/domain/rate-limit.ts), one item per tenant, advanced only by
  * conditional UpdateItems, so any number of Lambda instances share one budget exactly.
  *
- * A busy tenant's request is one write: "TAT += T if now ≤ TAT ≤ now + (burst-1)·T". A rejected
- * request is that same write failing its condition, which hands back the stored TAT (so the
- * Retry-After is exact without a read) and writes nothing. Only a tenant whose bucket was full
- * (TAT in the past, or no item) needs a second write, "TAT = now + T if TAT < now".
+ * A busy tenant's request is one write: "TAT += T if now - lag ≤ TAT ≤ now + (burst-1)·T". A
+ * rejected request is that same write failing its condition, which hands back the stored TAT (so
+ * the Retry-After is exact without a read) and writes nothing. Only a tenant whose bucket has been
+ * full a while (TAT older than the lag tolerance, or no item) needs a second write, "TAT = now + T
+ * if TAT < now - lag"; its concurrent peers then pass the first write.
  */
 export class DynamoRateLimitRepository {
   private get client() {
     return documentClient();
   }
 
-  /** Spends one request of `tenantId`'s budget at `nowUs` (epoch microseconds) if it has one. */
-  async consume(tenantId: string, policy: RateLimitPolicy, nowUs: number): Promise<RateLimitDecision> {
-    const { increment, latestAdmissibleTat, tatFromIdle } = admissionBounds(policy, nowUs);
-    // An upper bound of any TAT this call can leave behind: the item is useless after it.
-    const expiresAt = Math.ceil((nowUs + policy.burst * increment) / 1_000_000) + TTL_SLACK_SECONDS;
-    for (let round = 0; round < MAX_ROUNDS; round++) {
+  /**
+   * Spends one request of `tenantId`'s budget if it has one. `nowUs` (epoch microseconds) is read
+   * again before each write: a time taken long before the write (a slow first attempt) would
+   * compare stale bounds with a TAT other requests advanced meanwhile, and refuse wrongly.
+   */
+  async consume(tenantId: string, policy: RateLimitPolicy, nowUs: () => number): Promise<RateLimitDecision> {
+    let now = nowUs();
+    for (let round = 0; round < MAX_ROUNDS; round++, now = nowUs()) {
+      const { increment, earliestAdvancedTat, latestAdmissibleTat, tatFromIdle } = admissionBounds(policy, now);
+      // An upper bound of any TAT this round can leave behind: the item is useless after it.
+      const expiresAt = Math.ceil((now + policy.burst * increment) / 1_000_000) + TTL_SLACK_SECONDS;
       try {
         const { Attributes } = await this.client.send(
           new UpdateCommand({
             TableName: tableName(),
             Key: keys.rateLimitBucket(tenantId),
             UpdateExpression: 'SET tat_us = tat_us + :increment, #ttl = :expires',
-            ConditionExpression: 'tat_us BETWEEN :now AND :latest',
+            ConditionExpression: 'tat_us BETWEEN :earliest AND :latest',
             ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
-            ExpressionAttributeValues: { ':increment': increment, ':expires': expiresAt, ':now': nowUs, ':latest': latestAdmissibleTat },
+            ExpressionAttributeValues: { ':increment': increment, ':expires': expiresAt, ':earliest': earliestAdvancedTat, ':latest': latestAdmissibleTat },
             ReturnValues: 'UPDATED_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
-        return admitted(policy, nowUs, Number(Attributes!.tat_us));
+        return admitted(policy, now, Number(Attributes!.tat_us));
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         const stored = storedTat(error);
-        if (stored !== undefined && stored > latestAdmissibleTat) return rejected(policy, nowUs, stored);
+        if (stored !== undefined && stored > latestAdmissibleTat) return rejected(policy, now, stored);
       }
       try {
         await this.client.send(
@@ -57,19 +63,21 @@ export class DynamoRateLimitRepository {
             TableName: tableName(),
             Key: keys.rateLimitBucket(tenantId),
             UpdateExpression: 'SET tat_us = :tat, #ttl = :expires, entity = :entity',
-            ConditionExpression: 'attribute_not_exists(tat_us) OR tat_us < :now',
+            ConditionExpression: 'attribute_not_exists(tat_us) OR tat_us < :earliest',
             ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
-            ExpressionAttributeValues: { ':tat': tatFromIdle, ':expires': expiresAt, ':now': nowUs, ':entity': 'rate_limit_bucket' },
+            ExpressionAttributeValues: { ':tat': tatFromIdle, ':expires': expiresAt, ':earliest': earliestAdvancedTat, ':entity': 'rate_limit_bucket' },
           }),
         );
-        return admitted(policy, nowUs, tatFromIdle);
+        return admitted(policy, now, tatFromIdle);
       } catch (error) {
         // Another request refilled the bucket first: the busy-path write decides this one.
         if (!isConditionFailure(error)) throw error;
       }
     }
-    // Lost every race: so many requests arrive at once that the budget is as good as spent.
-    return rejected(policy, nowUs, latestAdmissibleTat + increment);
+    // Every round found the bucket full (a TAT older than the tolerance) and lost the reset to a
+    // peer whose clock read later still: only a pathological spread of clocks gets here, and the
+    // budget is not spent, so the request is admitted without being counted.
+    return admitted(policy, now, admissionBounds(policy, now).tatFromIdle);
   }
 }
 

@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { rateLimitRepository } from '#shared/adapters/dynamodb/rate-limit-repository';
+import { spendRequest } from '#shared/services/request-budget';
+import { setTenantLimits } from '#shared/services/tenant-limits';
 import { provisionForTest, uniqueTenant } from '../../support/provisioned';
 
 const SECOND = 1_000_000;
@@ -10,7 +12,7 @@ const policy = { ratePerSecond: 5, burst: 10 };
 
 /** `count` requests of one tenant at the same instant, all in flight together. */
 function flood(tenantId: string, count: number, nowUs: number) {
-  return Promise.all(Array.from({ length: count }, () => rateLimitRepository.consume(tenantId, policy, nowUs)));
+  return Promise.all(Array.from({ length: count }, () => rateLimitRepository.consume(tenantId, policy, () => nowUs)));
 }
 
 describe('request budgets on DynamoDB Local', () => {
@@ -34,15 +36,24 @@ describe('request budgets on DynamoDB Local', () => {
 
   it('never admits more than burst + rate × elapsed across waves of parallel requests', async () => {
     const tenant = uniqueTenant();
-    const start = Date.now() * 1000;
+    const start = Math.floor(Date.now() / 1000) * SECOND;
     let admitted = 0;
 
     for (const offset of [0, SECOND / 2, SECOND, 3 * SECOND]) {
       admitted += (await flood(tenant, 25, start + offset)).filter((decision) => decision.allowed).length;
     }
 
-    // 10 at once, then 5/s for 3 s: 25 at most, and the refill is really granted.
+    // 10 at once, then 5/s for 3 s: 25, and the refill is really granted (the bucket never lagged).
     expect(admitted).toBe(policy.burst + 3 * policy.ratePerSecond);
+  });
+
+  it('admits every one of many concurrent requests that fit the budget, on the real clock', async () => {
+    const tenant = uniqueTenant();
+    await setTenantLimits(tenant, { rate_per_second: '100', burst: '1000', task_concurrency: undefined });
+
+    const decisions = await Promise.all(Array.from({ length: 25 }, () => spendRequest(tenant)));
+
+    expect(decisions.filter((decision) => !decision.allowed)).toEqual([]);
   });
 
   it('keeps tenants apart: one tenant’s flood leaves another’s budget whole', async () => {
@@ -51,7 +62,7 @@ describe('request budgets on DynamoDB Local', () => {
     const now = Date.now() * 1000;
     await flood(noisy, 30, now);
 
-    const decision = await rateLimitRepository.consume(quiet, policy, now);
+    const decision = await rateLimitRepository.consume(quiet, policy, () => now);
 
     expect(decision).toMatchObject({ allowed: true, remaining: policy.burst - 1 });
   });
