@@ -8,11 +8,6 @@ export interface TestRuntime extends Runtime {
 
 /** The whole local runtime (gateway, authorizer, workers) on the shared engines, on a free port. */
 export async function startTestRuntime(label: string, options: { workers?: boolean } = {}): Promise<TestRuntime> {
-  // Functional tests are not about request budgets or per-tenant task caps; files that are set
-  // their own first (rate-limit.test.ts, fairness.test.ts).
-  process.env.GATEHOUSE_RATE_LIMIT_PER_SECOND ??= '1000';
-  process.env.GATEHOUSE_RATE_LIMIT_BURST ??= '100000';
-  process.env.GATEHOUSE_TENANT_TASK_CONCURRENCY ??= '100';
   const keys = { a: `gh_test_${randomBytes(12).toString('hex')}`, b: `gh_test_${randomBytes(12).toString('hex')}` };
   const suffix = randomBytes(3).toString('hex');
   const runtime = await startRuntime({
