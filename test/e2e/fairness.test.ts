@@ -43,7 +43,7 @@ describe('fair task dispatch across tenants on the local runtime', () => {
     await runtime?.stop();
   });
 
-  it('runs a quiet tenant’s tasks while a flooding tenant’s backlog is still mostly waiting, and loses none of either', { timeout: 300_000 }, async () => {
+  it('runs a quiet tenant’s tasks while a flooding tenant’s backlog is still mostly waiting, and loses none of either', { timeout: 600_000 }, async () => {
     const flood: string[] = [];
     for (let start = 0; start < FLOOD; start += 20) {
       const created = await Promise.all(Array.from({ length: 20 }, () => a('POST', '/tasks', task)));
@@ -66,7 +66,7 @@ describe('fair task dispatch across tenants on the local runtime', () => {
     expect(floodComplete).toBeLessThan(FLOOD / 2);
 
     // Deferral delays the flood; it drops nothing and sends nothing to the dead-letter queue.
-    await eventually(async () => ((await statuses(a, flood)).every((status) => status === 'complete') ? true : undefined), 240_000, 1_000);
+    await eventually(async () => ((await statuses(a, flood)).every((status) => status === 'complete') ? true : undefined), 420_000, 1_000);
     for (const url of queueUrls) {
       const deadLetters = await sqsClient().send(new GetQueueAttributesCommand({ QueueUrl: url.replace(/([^/]+)$/, '$1-dlq'), AttributeNames: ['ApproximateNumberOfMessages'] }));
       expect(deadLetters.Attributes?.ApproximateNumberOfMessages).toBe('0');
