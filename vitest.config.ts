@@ -6,7 +6,14 @@ export default defineConfig({
     // One DynamoDB Local and one SQS emulator for the whole run; each file provisions its own
     // table and queues in them, so files stay independent.
     globalSetup: ['test/support/global-setup.ts'],
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: {
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // Functional tests (and runtimes they spawn) are not about request budgets or per-tenant task
+      // caps; the files that are set their own first (rate-limit.test.ts, fairness.test.ts).
+      GATEHOUSE_RATE_LIMIT_PER_SECOND: '1000',
+      GATEHOUSE_RATE_LIMIT_BURST: '100000',
+      GATEHOUSE_TENANT_TASK_CONCURRENCY: '100',
+    },
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -3,8 +3,10 @@
  * Manages API keys of any Gatehouse deployment.
  *
  *   npm run keys -- create --tenant acme      prints the new key once
- *   npm run keys -- list [--tenant acme]
+ *   npm run keys -- list [--tenant acme] [--json]
  *   npm run keys -- revoke key_01...
+ *   npm run keys -- limits --tenant acme [--rate 50] [--burst 100] [--tasks 10] [--clear]
+ *                                             a tenant's overrides of the limits (docs/limits.md)
  *
  * Target: `--local` (the runtime started by `npm start`, found through its data dir), or a
  * deployed stack through `--table <name>` / TABLE_NAME and the usual AWS credentials and region.
@@ -12,15 +14,43 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { NotFoundError } from '#shared/domain/errors';
 import { createApiKey, listApiKeys, revokeApiKey } from '#shared/services/api-keys';
+import { clearTenantLimits, getTenantLimits, setTenantLimits } from '#shared/services/tenant-limits';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const usage = 'usage: npm run keys -- <create --tenant T | list [--tenant T] | revoke KEY_ID> [--local | --table NAME]';
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { tenant: { type: 'string' }, table: { type: 'string' }, local: { type: 'boolean', default: false }, 'data-dir': { type: 'string' } },
-});
+const usage =
+  'usage: npm run keys -- <create --tenant T | list [--tenant T] [--json] | revoke KEY_ID | limits --tenant T [--rate N] [--burst N] [--tasks N] [--clear]> [--local | --table NAME]';
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      tenant: { type: 'string' },
+      table: { type: 'string' },
+      local: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      rate: { type: 'string' },
+      burst: { type: 'string' },
+      tasks: { type: 'string' },
+      clear: { type: 'boolean', default: false },
+    },
+  });
+} catch (error) {
+  console.error(`${(error as Error).message}\n${usage}`);
+  process.exit(2);
+}
+const { values, positionals } = parsed;
+
+function requireTenant(command: string): string {
+  if (!values.tenant || !/^[A-Za-z0-9_-]{1,64}$/.test(values.tenant)) {
+    console.error(`${command} needs --tenant with 1-64 letters, digits, _ or -.`);
+    process.exit(2);
+  }
+  return values.tenant;
+}
 
 if (values.local) {
   const dataDir = values['data-dir'] ?? process.env.GATEHOUSE_DATA_DIR ?? join(process.cwd(), '.gatehouse');
@@ -39,18 +69,17 @@ if (values.local) {
 const [command, argument] = positionals;
 switch (command) {
   case 'create': {
-    if (!values.tenant || !/^[A-Za-z0-9_-]{1,64}$/.test(values.tenant)) {
-      console.error('create needs --tenant with 1-64 letters, digits, _ or -.');
-      process.exit(2);
-    }
-    const { key, record } = await createApiKey(values.tenant);
+    const { key, record } = await createApiKey(requireTenant('create'));
     console.log(JSON.stringify({ key_id: record.key_id, tenant_id: record.tenant_id, created_at: record.created_at }, null, 2));
     console.log(`API key (shown once, store it now): ${key}`);
     break;
   }
   case 'list': {
     const keys = await listApiKeys(values.tenant);
-    console.table(keys.map(({ key_id, tenant_id, display_prefix, created_at, last_used_at, revoked_at }) => ({ key_id, tenant_id, display_prefix, created_at, last_used_at: last_used_at ?? '', revoked_at: revoked_at ?? '' })));
+    // Never the hash: it is not secret, but nobody needs it.
+    const rows = keys.map(({ key_id, tenant_id, display_prefix, created_at, last_used_at, revoked_at }) => ({ key_id, tenant_id, display_prefix, created_at, last_used_at: last_used_at ?? '', revoked_at: revoked_at ?? '' }));
+    if (values.json) console.log(JSON.stringify(rows, null, 2));
+    else console.table(rows);
     break;
   }
   case 'revoke': {
@@ -58,8 +87,28 @@ switch (command) {
       console.error(usage);
       process.exit(2);
     }
-    const record = await revokeApiKey(argument);
+    const record = await revokeApiKey(argument).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+      console.error(`No API key with id '${argument}' exists.`);
+      process.exit(1);
+    });
     console.log(`Revoked ${record.key_id} of tenant ${record.tenant_id} at ${record.revoked_at}.`);
+    break;
+  }
+  case 'limits': {
+    const tenant = requireTenant('limits');
+    try {
+      if (values.clear) await clearTenantLimits(tenant);
+      else if (values.rate !== undefined || values.burst !== undefined || values.tasks !== undefined) {
+        await setTenantLimits(tenant, { rate_per_second: values.rate, burst: values.burst, task_concurrency: values.tasks });
+      }
+    } catch (error) {
+      if (!(error instanceof Error) || !/must be an integer/.test(error.message)) throw error;
+      console.error(`${error.message} (--rate sets rate_per_second, --burst burst, --tasks task_concurrency)`);
+      process.exit(2);
+    }
+    const record = await getTenantLimits(tenant);
+    console.log(JSON.stringify(record ?? { tenant_id: tenant, overrides: 'none: the deployment defaults apply' }, null, 2));
     break;
   }
   default:

@@ -27,6 +27,8 @@ export interface RouteAccess {
   exportBucket?: boolean;
   /** Sends retention re-stamp jobs to their queue. */
   dispatchRetention?: boolean;
+  /** Spends its tenant's request budget (rate limit); set for every authenticated route, below. */
+  rateLimit?: boolean;
 }
 
 export interface RouteDefinition {
@@ -50,7 +52,7 @@ export interface RouteDefinition {
   unversioned?: boolean;
 }
 
-export const routes: readonly RouteDefinition[] = [
+const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/health', handler: 'functions/health/get-health.ts', auth: 'none', access: { table: 'none' }, unversioned: true },
 
   { method: 'POST', path: '/agents/deploy', handler: 'functions/agents/deploy-agent.ts', auth: 'api_key', access: { table: 'read_write' } },
@@ -106,6 +108,9 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', access: { table: 'read_write' }, streaming: true },
 ];
+
+/** Every authenticated route spends its tenant's request budget (shared/http/rate-limit.ts). */
+export const routes: readonly RouteDefinition[] = declaredRoutes.map((route) => (route.auth === 'none' ? route : { ...route, access: { ...route.access, rateLimit: true } }));
 
 /** The API's authorizer: resolves `Authorization: Bearer <key>` to a tenant. */
 export const authorizer = { handler: 'functions/auth/authorize.ts', access: { table: 'read_write' } as RouteAccess, cacheTtlSeconds: 60 };

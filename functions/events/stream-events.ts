@@ -6,10 +6,12 @@ import { eventRepository, lastIdAt } from '#shared/adapters/dynamodb/event-repos
 import { findAgentBySlug } from '#shared/agents/catalog';
 import { getIntegerFromEnv } from '#shared/config/env';
 import { EVENT_TYPES } from '#shared/domain/event';
-import { InvalidRequestError, type FieldError } from '#shared/domain/errors';
+import { InvalidRequestError, RateLimitedError, type FieldError } from '#shared/domain/errors';
 import { mapErrorToResponse } from '#shared/http/error-mapper';
 import { problemResponse } from '#shared/http/problem';
+import { rateLimitHeaders } from '#shared/http/rate-limit';
 import { authenticate } from '#shared/services/api-keys';
+import { spendRequest } from '#shared/services/request-budget';
 import { streamEvents } from '#shared/streaming/event-stream';
 
 const streamQuery = z.object({
@@ -37,6 +39,12 @@ function header(event: APIGatewayProxyEventV2, name: string): string | undefined
  */
 async function openStream(event: APIGatewayProxyEventV2, context: Context): Promise<StreamResult> {
   const { tenantId } = await authenticate(header(event, 'authorization'));
+  // A connection attempt is a request of the tenant's budget like any other (reconnect storms too).
+  const budget = await spendRequest(tenantId);
+  if (!budget.allowed) {
+    const limited = mapErrorToResponse(new RateLimitedError(budget.retryAfterSeconds ?? 1), context.awsRequestId);
+    return { ...limited, headers: { ...limited.headers, ...rateLimitHeaders(budget) } } as StreamResult;
+  }
   const accept = header(event, 'accept');
   if (accept && !/text\/event-stream|\*\/\*/.test(accept)) {
     return problemResponse({ status: 406, code: 'not_acceptable', detail: 'This endpoint serves text/event-stream only.' }) as StreamResult;
@@ -80,7 +88,7 @@ async function openStream(event: APIGatewayProxyEventV2, context: Context): Prom
     .finally(() => body.end());
   return {
     statusCode: 200,
-    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' },
+    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', ...rateLimitHeaders(budget) },
     body,
   };
 }

@@ -8,6 +8,7 @@ import { parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { AgentRunner } from '#shared/runtime/agent-runner';
 import { approvalGate } from '#shared/services/approval-gate';
 import { retentionStamps } from '#shared/services/retention-stamps';
+import { runWithTenantSlot } from '#shared/services/task-fairness';
 
 const processor = new BatchProcessor(EventType.SQS);
 const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
@@ -19,7 +20,8 @@ const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate,
 async function runRecord(record: SQSRecord): Promise<void> {
   const message = parseMessageBody(record, taskMessageSchema, 'task-worker');
   if (!message) return;
-  const outcome = await runner.run(message.tenant_id, message.task_id);
+  // At most N tasks per tenant at once; a message over the cap comes back later (docs/limits.md).
+  const outcome = await runWithTenantSlot(message, record.eventSourceARN, () => runner.run(message.tenant_id, message.task_id));
   console.log(JSON.stringify({ level: 'INFO', message: 'task run finished', tenant_id: message.tenant_id, task_id: message.task_id, outcome }));
 }
 

@@ -18,6 +18,7 @@ import { RETENTION_QUEUE, SCAN_DETECTOR_QUEUE, TASK_QUEUES, TOOL_CALL_QUEUE, WEB
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
 import type { Schedules } from '#lib/constructs/schedules';
+import { API_LIMITS, limitEnvironment, rateLimitWriteStatement, WORKER_LIMITS } from '#lib/constructs/limit-settings';
 
 /** The repository root: handler files in the route table and topology are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -49,7 +50,7 @@ export interface MailSettings {
 }
 
 /** The access flags `bindData` grants; any other flag set in a declaration gets a synth warning. */
-const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets', 'dispatchScans', 'exportBucket', 'dispatchRetention']);
+const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets', 'dispatchScans', 'exportBucket', 'dispatchRetention', 'rateLimit', 'taskSlots']);
 
 /**
  * The secret cipher's environment names, as secret-cipher.ts declares them. Written out rather than
@@ -158,6 +159,15 @@ export class GatehouseFunction extends NodejsFunction {
       this.addEnvironment('TABLE_NAME', table.tableName);
       if (access.table === 'read_write') table.grantReadWriteData(this);
       else table.grantReadData(this);
+    }
+
+    // Authenticated routes write their tenant's request budget, read-only ones included (only that).
+    if ('rateLimit' in access && access.rateLimit) {
+      for (const [name, value] of Object.entries(limitEnvironment(this, API_LIMITS))) this.addEnvironment(name, value);
+      if (access.table === 'read') this.addToRolePolicy(rateLimitWriteStatement(table));
+    }
+    if ('taskSlots' in access && access.taskSlots) {
+      for (const [name, value] of Object.entries(limitEnvironment(this, WORKER_LIMITS))) this.addEnvironment(name, value);
     }
 
     if (access.dispatchTasks) {

@@ -33,6 +33,8 @@ export interface FunctionAccess {
   dispatchScans?: boolean;
   /** Sends retention re-stamp jobs (a job re-sends itself with its cursor). */
   dispatchRetention?: boolean;
+  /** Holds per-tenant task slots and defers tasks over a tenant's cap (the task worker). */
+  taskSlots?: boolean;
 }
 
 export interface ConsumerDefinition {
@@ -53,8 +55,9 @@ export const TASK_QUEUES: Record<TaskPriority, QueueDefinition> = {
 
 export const taskWorker: ConsumerDefinition = {
   name: 'task-worker',
-  // Re-dispatching is the runtime's job, but a paused task creates its approval's expiry schedule.
-  access: { table: 'read_write', schedules: true },
+  // A paused task creates its approval's expiry schedule; a task of a tenant at its concurrency
+  // cap is sent back to its queue with a delay (shared/services/task-fairness.ts).
+  access: { table: 'read_write', schedules: true, dispatchTasks: true, taskSlots: true },
   handler: 'functions/workers/run-task.ts',
   // Listed in dispatch order: the local runtime drains them strictly in this order.
   queues: [TASK_QUEUES.high.name, TASK_QUEUES.normal.name, TASK_QUEUES.low.name],

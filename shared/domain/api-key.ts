@@ -1,11 +1,20 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * API keys look like `gh_live_<32 base62 chars>`: a recognisable prefix (so secret scanners and
- * people can tell what leaked) and enough entropy that storing only a SHA-256 hash is safe.
+ * API keys look like `gh_live_<30 random base62><6 base62 checksum>`, as GitHub's tokens do: a
+ * recognisable prefix (so secret scanners and people can tell what leaked), 178 bits of entropy
+ * (so storing only a SHA-256 hash is safe), and a CRC32 of everything before it, so a mistyped,
+ * truncated or made-up key is refused offline, without a database call.
+ *
+ * Keys without the prefix (the dev strings of GATEHOUSE_API_KEYS, like `key_a`) carry no
+ * checksum; only the database can tell whether they exist. Prefixed keys of 32 random characters
+ * and no checksum were issued before checksums existed and are still looked up.
  */
 export const API_KEY_PREFIX = 'gh_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const RANDOM_LENGTH = 30;
+const CHECKSUM_LENGTH = 6;
+const LEGACY_RANDOM_LENGTH = 32;
 
 export interface ApiKeyRecord {
   key_id: string;
@@ -18,11 +27,49 @@ export interface ApiKeyRecord {
   last_used_at?: string;
 }
 
+/** Uniform base62 characters: bytes ≥ 248 are dropped so that `byte % 62` has no bias. */
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, index) => {
+  let value = index;
+  for (let bit = 0; bit < 8; bit++) value = value & 1 ? 0xedb88320 ^ (value >>> 1) : value >>> 1;
+  return value >>> 0;
+});
+
+/** CRC-32 (IEEE 802.3, as zlib and GitHub's token checksums use) of a string's UTF-8 bytes. */
+export function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (const byte of Buffer.from(text, 'utf8')) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A number in base62, left-padded with zeros to `width` characters (62^6 > 2^32). */
+export function toBase62(value: number, width: number): string {
+  let out = '';
+  let rest = value;
+  do {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  } while (rest > 0);
+  return out.padStart(width, '0');
+}
+
+/** The checksum characters that end a key whose other characters are `payload`. */
+export function apiKeyChecksum(payload: string): string {
+  return toBase62(crc32(payload), CHECKSUM_LENGTH);
+}
+
 export function generateApiKey(): string {
-  const bytes = randomBytes(32);
-  let body = '';
-  for (const byte of bytes) body += BASE62[byte % 62];
-  return `${API_KEY_PREFIX}${body}`;
+  const payload = `${API_KEY_PREFIX}${randomBase62(RANDOM_LENGTH)}`;
+  return `${payload}${apiKeyChecksum(payload)}`;
 }
 
 export function hashApiKey(key: string): string {
@@ -32,6 +79,20 @@ export function hashApiKey(key: string): string {
 /** Only well-formed tokens are looked up; anything else is rejected without a database call. */
 export function isWellFormedApiKey(token: string): boolean {
   return token.length >= 1 && token.length <= 256 && /^[A-Za-z0-9_\-.]+$/.test(token);
+}
+
+/**
+ * Everything that can be known about a token without the database: well-formed, and for a
+ * `gh_live_` key the right length and a checksum that matches (compared in constant time).
+ */
+export function passesOfflineChecks(token: string): boolean {
+  if (!isWellFormedApiKey(token)) return false;
+  if (!token.startsWith(API_KEY_PREFIX)) return true;
+  const rest = token.slice(API_KEY_PREFIX.length);
+  if (rest.length === LEGACY_RANDOM_LENGTH && /^[0-9A-Za-z]+$/.test(rest)) return true;
+  if (rest.length !== RANDOM_LENGTH + CHECKSUM_LENGTH || !/^[0-9A-Za-z]+$/.test(rest)) return false;
+  const expected = Buffer.from(apiKeyChecksum(token.slice(0, -CHECKSUM_LENGTH)));
+  return timingSafeEqual(expected, Buffer.from(token.slice(-CHECKSUM_LENGTH)));
 }
 
 /** Constant-time comparison of two hex hashes. */
@@ -44,4 +105,12 @@ export function hashesEqual(a: string, b: string): boolean {
 export function bearerToken(authorization: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   return match?.[1];
+}
+
+/** The last-used time is written at most this often per key: a write per request costs money. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Whether a use at `now` should be recorded, given the last one recorded. */
+export function shouldRecordUse(lastUsedAt: string | undefined, now: Date): boolean {
+  return lastUsedAt === undefined || now.getTime() - Date.parse(lastUsedAt) >= LAST_USED_RESOLUTION_MS;
 }

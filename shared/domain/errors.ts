@@ -8,7 +8,7 @@ export interface FieldError {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'invalid' | 'not_found' | 'conflict' | 'unauthorized' | 'too_large' | 'unsupported_media_type' | 'unavailable';
+  abstract readonly kind: 'invalid' | 'not_found' | 'conflict' | 'unauthorized' | 'too_large' | 'uri_too_long' | 'unsupported_media_type' | 'rate_limited' | 'unavailable';
   constructor(
     readonly code: string,
     message: string,
@@ -50,6 +50,22 @@ export class PayloadTooLargeError extends DomainError {
   readonly kind = 'too_large';
   constructor(limitBytes: number) {
     super('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+  }
+}
+
+/** A query string or path longer than the service accepts (shared/config/limits.ts). */
+export class UriTooLongError extends DomainError {
+  readonly kind = 'uri_too_long';
+  constructor(message: string) {
+    super('uri_too_long', message);
+  }
+}
+
+/** The tenant spent its request budget; `retryAfterSeconds` says when the next request fits. */
+export class RateLimitedError extends DomainError {
+  readonly kind = 'rate_limited';
+  constructor(readonly retryAfterSeconds: number) {
+    super('rate_limited', `Too many requests for this tenant. Retry after ${retryAfterSeconds} s.`);
   }
 }
 

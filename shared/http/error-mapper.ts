@@ -1,6 +1,6 @@
 import type { RouteMiddleware } from '#shared/http/route-middleware';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { DomainError } from '#shared/domain/errors';
+import { DomainError, RateLimitedError } from '#shared/domain/errors';
 import { problemResponse } from '#shared/http/problem';
 
 const STATUS_BY_KIND: Record<DomainError['kind'], number> = {
@@ -9,7 +9,9 @@ const STATUS_BY_KIND: Record<DomainError['kind'], number> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  rate_limited: 429,
   unavailable: 503,
 };
 
@@ -42,6 +44,7 @@ export function mapErrorToResponse(error: unknown, requestId?: string): APIGatew
       detail: error.message,
       ...('errors' in error && Array.isArray(error.errors) ? { errors: error.errors } : {}),
       ...(status === 503 ? { headers: { 'Retry-After': '2' } } : {}),
+      ...(error instanceof RateLimitedError ? { headers: { 'Retry-After': String(error.retryAfterSeconds) } } : {}),
     });
   }
   if (isTransient(error)) {

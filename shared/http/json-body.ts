@@ -1,11 +1,10 @@
 import type { RouteMiddleware } from '#shared/http/route-middleware';
+import { limits } from '#shared/config/limits';
 import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#shared/domain/errors';
 import { header } from '#shared/http/request-context';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-
 /**
- * Parses a JSON body. Over 1 MiB is 413, a body that is not declared as JSON is 415, and JSON
+ * Parses a JSON body. Over the body limit (GATEHOUSE_MAX_BODY_BYTES, at most and by default 1 MiB) is 413, a body that is not declared as JSON is 415, and JSON
  * that does not parse is 400. The parsed value goes to `request.internal.body`.
  */
 export function jsonBody(): RouteMiddleware {
@@ -14,7 +13,8 @@ export function jsonBody(): RouteMiddleware {
       const { event } = request;
       const raw = event.body ?? '';
       const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-      if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+      const { maxBodyBytes } = limits();
+      if (Buffer.byteLength(text, 'utf8') > maxBodyBytes) throw new PayloadTooLargeError(maxBodyBytes);
       if (text.trim() === '') {
         request.internal.body = undefined;
         return;

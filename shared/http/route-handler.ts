@@ -5,7 +5,9 @@ import { InvalidRequestError, type FieldError } from '#shared/domain/errors';
 import { errorMapper } from '#shared/http/error-mapper';
 import { idempotency } from '#shared/http/idempotency';
 import { jsonBody } from '#shared/http/json-body';
+import { rateLimit, rateLimitHeadersPlugin } from '#shared/http/rate-limit';
 import type { RouteInternal, RouteRequest } from '#shared/http/request-context';
+import { requestLimits } from '#shared/http/request-limits';
 import { tenantContext } from '#shared/http/tenant-context';
 
 type ContextWithRoute = Context & { route?: Record<string, unknown> };
@@ -32,7 +34,8 @@ function parsePart<T extends z.ZodType>(schema: T | undefined, value: unknown, p
 }
 
 /**
- * Builds a Lambda handler for one API route: JSON body parsing, tenant from the authorizer, zod
+ * Builds a Lambda handler for one API route: the tenant's rate limit and URI caps first (so a 429,
+ * 414 or 400 of theirs changes nothing), JSON body parsing, tenant from the authorizer, zod
  * validation of body, query and path (400 problem+json listing every violation), Idempotency-Key
  * for POSTs, and the one error mapper. The route function only sees valid, typed input.
  */
@@ -40,8 +43,9 @@ export function routeHandler<B extends z.ZodType = z.ZodUnknown, Q extends z.Zod
   schemas: RouteSchemas<B, Q, P>,
   handle: (request: RouteRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<APIGatewayProxyResult>,
 ) {
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RouteInternal>()
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RouteInternal>(rateLimitHeadersPlugin)
     .use(errorMapper())
+    .use([rateLimit(), requestLimits()])
     .use(jsonBody())
     .use(tenantContext())
     .use({

@@ -2,6 +2,7 @@ import { Capture, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes';
 import { TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, SCAN_DETECTOR_QUEUE, RETENTION_QUEUE, allQueues, consumers } from '#shared/config/topology';
+import { RATE_LIMIT_PARTITION_PREFIX } from '#shared/adapters/dynamodb/keys';
 import { synthGatehouse } from './synth';
 import {
   actionsOf,
@@ -14,11 +15,15 @@ import {
   streamMappings,
   workerId,
   type CfnResource,
+  type PolicyStatement,
 } from './template-queries';
 
 const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 const readRoutes = routes.filter((route) => route.access.table === 'read');
 const writeRoutes = routes.filter((route) => route.access.table === 'read_write');
+
+/** The one write a read-only route may make: its tenant's request budget (`RATELIMIT#…` partitions). */
+const isBudgetWrite = (statement: PolicyStatement & { Condition?: unknown }) => statement.Condition !== undefined && actionsOf([statement]).every((action) => action === 'dynamodb:UpdateItem');
 
 describe('least privilege', () => {
   let template: Template;
@@ -41,11 +46,30 @@ describe('least privilege', () => {
     expect(new Set(roles).size).toBe(DECLARED_FUNCTION_COUNT);
   });
 
-  it.each(readRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('lets %s read the table but never write it', (_, route) => {
-    const actions = actionsOf(statementsOf(functionIdFor(template, route)));
+  it.each(readRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('lets %s read the table but write nothing except its request budget', (_, route) => {
+    const statements = statementsOf(functionIdFor(template, route));
+    const actions = actionsOf(statements.filter((statement) => !isBudgetWrite(statement)));
 
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
     expect(actions.filter((action) => TABLE_WRITES.includes(action))).toEqual([]);
+  });
+
+  it.each(readRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('lets %s update only the rate-limit partitions of the table', (_, route) => {
+    const budgetWrites = statementsOf(functionIdFor(template, route)).filter(isBudgetWrite);
+
+    expect(budgetWrites).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:UpdateItem',
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_LIMIT_PARTITION_PREFIX}*`] } },
+      },
+    ]);
+  });
+
+  it('rate-limits every authenticated route and nothing else', () => {
+    expect(routes.filter((route) => route.access.rateLimit).map((route) => route.path)).toEqual(routes.filter((route) => route.auth !== 'none').map((route) => route.path));
+    expect(routes.filter((route) => route.auth === 'none').every((route) => !route.access.rateLimit)).toBe(true);
   });
 
   it.each(routes.filter((route) => route.access.table === 'none').map((route) => [`${route.method} ${route.path}`, route] as const))('gives %s no table access and no table name', (_, route) => {
@@ -95,11 +119,12 @@ describe('least privilege', () => {
     }
   });
 
-  it('lets the worker consume the task queues and write the table, but not send tasks', () => {
-    const actions = actionsOf(statementsOf(workerId(template)));
+  it('lets the worker consume the task queues and write the table, and send only to the task queues (deferrals)', () => {
+    const statements = statementsOf(workerId(template));
+    const sendTargets = statements.filter((statement) => actionsOf([statement]).includes('sqs:SendMessage')).flatMap(({ Resource }) => [Resource].flat().map(getAttTarget));
 
-    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', ...TABLE_WRITES]));
-    expect(actions).not.toContain('sqs:SendMessage');
+    expect(actionsOf(statements)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', ...TABLE_WRITES]));
+    expect(sendTargets.sort()).toEqual(Object.values(TASK_QUEUES).map((queue) => queueIdFor(template, queue.name)).sort());
   });
 
   it('scopes every DynamoDB statement to the table, its indexes or its stream, never "*"', () => {
@@ -107,8 +132,9 @@ describe('least privilege', () => {
     const dynamoStatements = statements.filter((statement) => actionsOf([statement]).some((action) => action.startsWith('dynamodb:')));
     const streamReaders = new Set(streamMappings(template).map(({ Properties }) => Properties.FunctionName.Ref));
 
-    // One statement per function with table access, and one on the stream per stream reader.
-    expect(dynamoStatements).toHaveLength(declaredFunctions(template).filter(({ access }) => access.table !== 'none').length + streamReaders.size);
+    // One statement per function with table access, one on the stream per stream reader, and the
+    // request-budget write of each read-only route.
+    expect(dynamoStatements).toHaveLength(declaredFunctions(template).filter(({ access }) => access.table !== 'none').length + streamReaders.size + readRoutes.length);
     for (const statement of dynamoStatements) {
       const resources = [statement.Resource].flat();
       expect(resources).not.toContain('*');

@@ -69,10 +69,22 @@ export class DynamoApiKeyRepository {
     }
   }
 
-  /** Best effort: a failed write of the last-used time must not fail the request. */
-  async touch(keyHash: string, now: string): Promise<void> {
+  /**
+   * Records a use unless one at or after `notBefore` is recorded already (another instance won
+   * the race), so a key's last-used time costs one write a minute, not one per request. Best
+   * effort: a failed write of the last-used time must not fail the request.
+   */
+  async touch(keyHash: string, now: string, notBefore: string): Promise<void> {
     await this.client
-      .send(new UpdateCommand({ TableName: tableName(), Key: keys.apiKey(keyHash), UpdateExpression: 'SET last_used_at = :now', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':now': now } }))
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.apiKey(keyHash),
+          UpdateExpression: 'SET last_used_at = :now',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at < :notBefore)',
+          ExpressionAttributeValues: { ':now': now, ':notBefore': notBefore },
+        }),
+      )
       .catch(() => undefined);
   }
 }

@@ -20,6 +20,12 @@ export function shardOf(id: string, shards: number): number {
   return sum % shards;
 }
 
+/**
+ * Partition keys of the request budgets begin with this. Functions of read-only routes may write
+ * only there (an IAM `dynamodb:LeadingKeys` condition), so it must not prefix anything else.
+ */
+export const RATE_LIMIT_PARTITION_PREFIX = 'RATELIMIT#';
+
 export const keys = {
   apiKey: (keyHash: string): Key => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
   apiKeyListing: (tenantId: string, keyId: string) => ({ [GSI1.partitionKey]: 'APIKEYS', [GSI1.sortKey]: `${tenantId}#${keyId}` }),
@@ -85,6 +91,13 @@ export const keys = {
   ruleHistoryPartition: (tenantId: string, projectId: string, ruleId: string) => `${tenant(tenantId)}#PROJECT#${projectId}#RULE#${ruleId}#HISTORY`,
 
   idempotency: (tenantId: string, idempotencyKey: string): Key => ({ pk: `${tenant(tenantId)}#IDEMPOTENCY#${idempotencyKey}`, sk: 'IDEMPOTENCY' }),
+
+  /** A tenant's request budget (GCRA state); its own partition so read-only routes can write it and nothing else. */
+  rateLimitBucket: (tenantId: string): Key => ({ pk: `${RATE_LIMIT_PARTITION_PREFIX}${tenantId}`, sk: 'BUCKET' }),
+  /** A tenant's limits set by an operator (`npm run keys -- limits`), overriding the defaults. */
+  tenantLimits: (tenantId: string): Key => ({ pk: tenant(tenantId), sk: 'LIMITS' }),
+  /** Leases of the tasks a tenant has running: the cap on its share of the workers. */
+  taskSlots: (tenantId: string): Key => ({ pk: `${tenant(tenantId)}#TASKSLOTS`, sk: 'TASKSLOTS' }),
 };
 
 function activeShard(taskId: string): string {

@@ -6,11 +6,32 @@ import type { TaskDispatcher } from '#shared/domain/ports';
 import type { TaskPriority } from '#shared/domain/task';
 import { taskMessageSchema, type TaskMessage } from '#shared/domain/task-message';
 
+/**
+ * Sends a task message. `MessageGroupId` is the tenant: on AWS that makes the standard task
+ * queues SQS fair queues, which hand out a quiet tenant's messages before a noisy tenant's backlog.
+ * fauxqs accepts the attribute on standard queues and ignores it; locally the tenant cap does the work.
+ */
+async function send(queueUrl: string, message: TaskMessage, delaySeconds?: number): Promise<void> {
+  const body = taskMessageSchema.parse(message);
+  await sqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body), MessageGroupId: body.tenant_id, DelaySeconds: delaySeconds }));
+}
+
 /** One queue per priority; consumers drain `high` before `normal` before `low`. */
 export class SqsTaskDispatcher implements TaskDispatcher {
   async dispatch(task: { tenant_id: string; task_id: string; priority: TaskPriority }): Promise<void> {
-    const message: TaskMessage = taskMessageSchema.parse({ tenant_id: task.tenant_id, task_id: task.task_id });
-    await sqsClient().send(new SendMessageCommand({ QueueUrl: getStringFromEnv(TASK_QUEUES[task.priority].urlEnv), MessageBody: JSON.stringify(message) }));
+    await send(getStringFromEnv(TASK_QUEUES[task.priority].urlEnv), { tenant_id: task.tenant_id, task_id: task.task_id });
+  }
+
+  /**
+   * Puts a message back on the queue it came from (found by the queue name that ends the record's
+   * `eventSourceARN` and each task queue's URL), after `delaySeconds`. A new message starts with a
+   * receive count of zero, so deferrals never push a task towards the dead-letter queue.
+   */
+  async defer(message: TaskMessage, eventSourceArn: string, delaySeconds: number): Promise<void> {
+    const queueName = eventSourceArn.split(':').pop() ?? '';
+    const urls = Object.values(TASK_QUEUES).map((queue) => getStringFromEnv(queue.urlEnv));
+    const queueUrl = urls.find((url) => url.split('/').pop() === queueName) ?? getStringFromEnv(TASK_QUEUES.normal.urlEnv);
+    await send(queueUrl, message, delaySeconds);
   }
 }
 

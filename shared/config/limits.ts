@@ -1,0 +1,59 @@
+/**
+ * The service's limits: one declaration of each setting's environment variable, default and
+ * allowed range. Lambda functions and the local runtime read them from the environment; the CDK
+ * stack sets them from context (lib/constructs/limit-settings.ts); docs/limits.md explains them.
+ */
+import { once } from '#shared/config/env';
+
+export interface LimitSetting {
+  /** The environment variable functions read. */
+  env: string;
+  /** CDK context key that sets it on deploy (`cdk deploy -c gatehouse:rateLimitPerSecond=50`). */
+  context: string;
+  defaultValue: number;
+  min: number;
+  max: number;
+}
+
+const setting = (env: string, context: string, defaultValue: number, min: number, max: number): LimitSetting => ({ env, context, defaultValue, min, max });
+
+export const LIMIT_SETTINGS = {
+  /** Sustained API requests per second per tenant (Stripe allows 100 in live mode, 25 in test mode). */
+  ratePerSecond: setting('GATEHOUSE_RATE_LIMIT_PER_SECOND', 'gatehouse:rateLimitPerSecond', 50, 1, 10_000),
+  /** Requests a tenant may send at once after a quiet period. */
+  burst: setting('GATEHOUSE_RATE_LIMIT_BURST', 'gatehouse:rateLimitBurst', 100, 1, 100_000),
+  /** JSON request bodies; decisions.md caps them at 1 MiB, so this only lowers the cap. */
+  maxBodyBytes: setting('GATEHOUSE_MAX_BODY_BYTES', 'gatehouse:maxBodyBytes', 1024 * 1024, 1024, 1024 * 1024),
+  /** Characters of the whole query string (cursors are the longest legitimate values, a few hundred). */
+  maxQueryStringLength: setting('GATEHOUSE_MAX_QUERY_STRING_LENGTH', 'gatehouse:maxQueryStringLength', 2048, 256, 8192),
+  /** Characters of one path parameter (identifiers are about 30; DynamoDB sort keys stop at 1 KiB). */
+  maxPathParameterLength: setting('GATEHOUSE_MAX_PATH_PARAMETER_LENGTH', 'gatehouse:maxPathParameterLength', 128, 32, 512),
+  /** Tasks of one tenant running at once across all workers; the rest wait their turn. */
+  tenantTaskConcurrency: setting('GATEHOUSE_TENANT_TASK_CONCURRENCY', 'gatehouse:tenantTaskConcurrency', 10, 1, 100),
+  /** First delay before a task deferred by the tenant's cap is offered again (doubles per deferral, ×32 at most). */
+  taskDeferSeconds: setting('GATEHOUSE_TASK_DEFER_SECONDS', 'gatehouse:taskDeferSeconds', 2, 1, 28),
+} as const;
+
+export type LimitName = keyof typeof LIMIT_SETTINGS;
+export type Limits = Record<LimitName, number>;
+
+/** A setting's value from a raw string, or an error naming the setting and its range. */
+export function parseLimit(name: LimitName, raw: string | undefined, source: string): number {
+  const { defaultValue, min, max } = LIMIT_SETTINGS[name];
+  if (raw === undefined || raw.trim() === '') return defaultValue;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${source} must be an integer from ${min} to ${max}, got '${raw}'.`);
+  }
+  return value;
+}
+
+/** Every limit from an environment; an out-of-range value is a deployment error and fails loudly. */
+export function readLimits(env: Record<string, string | undefined> = process.env): Limits {
+  return Object.fromEntries(
+    (Object.entries(LIMIT_SETTINGS) as [LimitName, LimitSetting][]).map(([name, { env: variable }]) => [name, parseLimit(name, env[variable], `Environment variable ${variable}`)]),
+  ) as Limits;
+}
+
+/** The process's limits, read once at first use. */
+export const limits = once(() => readLimits());

@@ -1,0 +1,11 @@
+import { rateLimitRepository } from '#shared/adapters/dynamodb/rate-limit-repository';
+import type { Clock } from '#shared/domain/clock';
+import { systemClock } from '#shared/domain/clock';
+import type { RateLimitDecision } from '#shared/domain/rate-limit';
+import { effectiveLimits } from '#shared/services/tenant-limits';
+
+/** Spends one request of the tenant's budget (its override, else the default) or says when to retry. */
+export async function spendRequest(tenantId: string, clock: Clock = systemClock): Promise<RateLimitDecision> {
+  const { ratePerSecond, burst } = await effectiveLimits(tenantId, clock);
+  return rateLimitRepository.consume(tenantId, { ratePerSecond, burst }, () => clock.now().getTime() * 1000);
+}

@@ -1,0 +1,21 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { API_LIMITS, limitEnvironment, WORKER_LIMITS } from '#lib/constructs/limit-settings';
+
+function stackWithContext(context: Record<string, unknown>): Stack {
+  return new Stack(new App({ context }), 'Limits');
+}
+
+describe('limits from CDK context', () => {
+  it('sets the environment of each limit given as context, and leaves the others to the code defaults', () => {
+    const stack = stackWithContext({ 'gatehouse:rateLimitPerSecond': 7, 'gatehouse:maxBodyBytes': '4096', 'gatehouse:tenantTaskConcurrency': 3 });
+
+    expect(limitEnvironment(stack, API_LIMITS)).toEqual({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '7', GATEHOUSE_MAX_BODY_BYTES: '4096' });
+    expect(limitEnvironment(stack, WORKER_LIMITS)).toEqual({ GATEHOUSE_TENANT_TASK_CONCURRENCY: '3' });
+    expect(limitEnvironment(stackWithContext({}), API_LIMITS)).toEqual({});
+  });
+
+  it('fails the synth on a value outside the range the functions accept', () => {
+    expect(() => limitEnvironment(stackWithContext({ 'gatehouse:maxBodyBytes': 5 * 1024 * 1024 }), API_LIMITS)).toThrow(/CDK context gatehouse:maxBodyBytes must be an integer from 1024 to 1048576/);
+  });
+});
