@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
@@ -10,13 +11,60 @@ export type LambdaHandler = (event: any, context: any) => Promise<any>;
 
 const loaded = new Map<string, Promise<LambdaHandler>>();
 
+/** One finished handler invocation, as the benchmark meters it (Lambda bills per invocation and ms). */
+export interface HandlerInvocation {
+  /** Handler file, relative to the repository root: identifies the function. */
+  file: string;
+  durationMs: number;
+  failed: boolean;
+}
+
+export type InvocationObserver = (invocation: HandlerInvocation) => void;
+
+let observer: InvocationObserver | undefined;
+const invocationScope = new AsyncLocalStorage<string>();
+
+/**
+ * Lets the benchmark see every handler invocation of this process (one observer at a time;
+ * `undefined` removes it). Without one, handlers run exactly as loaded.
+ */
+export function observeInvocations(next: InvocationObserver | undefined): void {
+  observer = next;
+}
+
+/** The handler file whose invocation the caller runs inside, if any: attributes AWS calls to functions. */
+export function currentInvocation(): string | undefined {
+  return invocationScope.getStore();
+}
+
+function observed(file: string, handler: LambdaHandler): LambdaHandler {
+  // Streaming handlers take a third argument (the response stream): pass through whatever comes.
+  const call = handler as (...args: unknown[]) => Promise<unknown>;
+  const wrapped = async (...args: unknown[]) => {
+    const watching = observer;
+    if (!watching) return call(...args);
+    const started = performance.now();
+    let failed = false;
+    try {
+      return await invocationScope.run(file, () => call(...args));
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      watching({ file, durationMs: performance.now() - started, failed });
+    }
+  };
+  // Keeps markers the runtime reads off the handler (response streaming's symbol).
+  return Object.assign(wrapped, handler);
+}
+
 /** Imports a handler file's `handler` export once, as Lambda would load the function's bundle. */
 export function loadHandler(file: string): Promise<LambdaHandler> {
   let handler = loaded.get(file);
   if (!handler) {
     handler = import(pathToFileURL(resolve(repositoryRoot, file)).href).then((module: { handler?: LambdaHandler }) => {
       if (typeof module.handler !== 'function') throw new Error(`${file} does not export a handler.`);
-      return module.handler;
+      return observed(file, module.handler);
     });
     loaded.set(file, handler);
   }

@@ -1,0 +1,78 @@
+import type { BenchConfig } from './config';
+import type { CostBreakdown, UnitUsage } from './cost';
+import type { LoadResult } from './load';
+import type { MeterSnapshot } from './metering';
+import type { LatencySummary } from './stats';
+
+/** The shape of bench/results.json. Each phase's part is absent when that phase did not run. */
+export interface BenchResults {
+  generatedAt: string;
+  commit: string;
+  machine: MachineInfo;
+  config: BenchConfig;
+  routes?: RouteResult[];
+  metering?: MeteredScenario[];
+  bundles?: BundleReport;
+  endToEnd?: EndToEndRun[];
+}
+
+export interface MachineInfo {
+  node: string;
+  platform: string;
+  arch: string;
+  cpus: number;
+  cpuModel: string;
+  memoryGb: number;
+  loadAverage: number[];
+}
+
+export interface RouteResult {
+  route: string;
+  runs: { concurrency: number; api: LoadResult; floor: LoadResult }[];
+}
+
+export interface MeteredScenario {
+  /** A task type, or `scan`. */
+  name: string;
+  kind: 'task' | 'scan';
+  /** Tasks or scans run in the metered window. */
+  units: number;
+  /** Units that did not end as they should (a failed task, a missing webhook). */
+  errors: number;
+  usage: UnitUsage;
+  cost: CostBreakdown;
+  /** Scheduler and transaction details of the window, for the notes. */
+  raw: Pick<MeterSnapshot, 'schedulesCreated' | 'schedulesDeleted' | 'emptyReceives' | 'transactions' | 'transactionUnitsPriced' | 'transactionUnitsReportedLocally' | 'localOnlyReadUnits' | 'localOnlyWriteUnits'>;
+}
+
+export interface BundleResult {
+  handler: string;
+  label: string;
+  kind: string;
+  bytes: number;
+  initMs: number;
+  /** Heavy packages the bundle includes, with their bytes in it. */
+  heavy: { name: string; bytes: number }[];
+  /** Packages included that the function's declared access never needs. */
+  unneeded: string[];
+}
+
+export interface BundleReport {
+  floor: { bytes: number; initMs: number };
+  functions: BundleResult[];
+}
+
+export interface EndToEndRun {
+  producers: number;
+  seconds: number;
+  tasksCreated: number;
+  tasksCompleted: number;
+  errors: number;
+  errorSamples: string[];
+  /** POST /tasks sent → the task's `task.complete` event written. */
+  createToComplete: LatencySummary;
+  /** Event written → its SSE frame received by an `eventsource` client. */
+  sse: LatencySummary;
+  /** Event written → its webhook delivery received by a loopback receiver. */
+  webhook: LatencySummary;
+}

@@ -1,0 +1,16 @@
+/**
+ * Environment every bench runtime gets, set before its handlers load. Logging stays at WARN so that
+ * thousands of requests a second neither flood the terminal nor measure log formatting; the
+ * metering phase overrides it with INFO, the level a deployed stack logs at, to count the bytes.
+ * After the rate-limit work merges, raise the per-tenant limit here (the bench is one tenant
+ * pushing as hard as it can). `BENCH_RUNTIME_ENV` (JSON object) adds or overrides entries.
+ */
+export const BENCH_RUNTIME_ENVIRONMENT: Readonly<Record<string, string>> = {
+  POWERTOOLS_LOG_LEVEL: 'WARN',
+  // Metrics go out as EMF lines on stdout either way; the bench keeps them (they are real work).
+};
+
+export function benchRuntimeEnvironment(overrides: Record<string, string> = {}, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const extra = env.BENCH_RUNTIME_ENV ? (JSON.parse(env.BENCH_RUNTIME_ENV) as Record<string, string>) : {};
+  return { ...BENCH_RUNTIME_ENVIRONMENT, ...overrides, ...extra };
+}

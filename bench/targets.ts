@@ -1,0 +1,49 @@
+import type { BenchResults } from './results';
+
+/** The issue's targets, each checked against this run's figures. */
+export const TARGETS = {
+  /** The API keeps at least this fraction of its floor's requests/s. */
+  routeShareOfFloor: 0.5,
+  /** Dollars per million `ai_readiness.full_audit` tasks, all-in. */
+  fullAuditUsdPerMillion: 8,
+  /** An API handler's module init within this multiple of the bare DynamoDB handler's. */
+  initMultipleOfFloor: 1.5,
+  endToEndErrors: 0,
+} as const;
+
+export interface TargetCheck {
+  target: string;
+  figure: string;
+  met: boolean;
+}
+
+const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+/** Every target the run's phases can judge, one line each. */
+export function checkTargets(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const route of results.routes ?? []) {
+    for (const run of route.runs) {
+      const share = run.api.rps / run.floor.rps;
+      checks.push({ target: `${route.route} at ${run.concurrency} client(s): API ≥ ${TARGETS.routeShareOfFloor} × floor req/s`, figure: `${fmt(run.api.rps, 0)} / ${fmt(run.floor.rps, 0)} = ${fmt(share)}`, met: share >= TARGETS.routeShareOfFloor && run.api.errors === 0 });
+    }
+  }
+  const audit = results.metering?.find((scenario) => scenario.name === 'ai_readiness.full_audit');
+  if (audit) {
+    checks.push({ target: `ai_readiness.full_audit all-in < $${TARGETS.fullAuditUsdPerMillion} per million (REST API)`, figure: `$${fmt(audit.cost.totalRest)}`, met: audit.cost.totalRest < TARGETS.fullAuditUsdPerMillion });
+    checks.push({ target: `ai_readiness.full_audit all-in < $${TARGETS.fullAuditUsdPerMillion} per million (HTTP API)`, figure: `$${fmt(audit.cost.totalHttp)}`, met: audit.cost.totalHttp < TARGETS.fullAuditUsdPerMillion });
+  }
+  if (results.bundles) {
+    const floor = results.bundles.floor.initMs;
+    const api = results.bundles.functions.filter((fn) => fn.kind === 'api');
+    const slow = api.filter((fn) => fn.initMs > TARGETS.initMultipleOfFloor * floor);
+    const worst = api.reduce((max, fn) => Math.max(max, fn.initMs / floor), 0);
+    checks.push({ target: `every API handler's init ≤ ${TARGETS.initMultipleOfFloor} × floor (${fmt(floor, 0)} ms)`, figure: `${api.length - slow.length}/${api.length} within; worst ${fmt(worst)}×`, met: slow.length === 0 });
+    const bloated = results.bundles.functions.filter((fn) => fn.unneeded.length > 0);
+    checks.push({ target: 'no function bundles a package its declared access never uses', figure: `${bloated.length} function(s) do`, met: bloated.length === 0 });
+  }
+  for (const run of results.endToEnd ?? []) {
+    checks.push({ target: `end to end, ${run.producers} producer(s) for ${run.seconds} s: zero errors`, figure: `${run.errors} error(s) in ${run.tasksCreated} tasks`, met: run.errors === TARGETS.endToEndErrors && run.tasksCreated > 0 });
+  }
+  return checks;
+}
