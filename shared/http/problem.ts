@@ -1,5 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { FieldError } from '#shared/domain/errors';
+import { SECURITY_HEADERS } from '#shared/http/response';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -11,6 +12,7 @@ const TITLES: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -27,7 +29,7 @@ export interface ProblemInput {
 export function problemResponse({ status, code, detail, errors, headers }: ProblemInput): APIGatewayProxyResult {
   return {
     statusCode: status,
-    headers: { 'Content-Type': 'application/problem+json', ...headers },
+    headers: { 'Content-Type': 'application/problem+json', ...SECURITY_HEADERS, ...headers },
     body: JSON.stringify({
       type: `https://gatehouse.dev/problems/${code.replace(/_/g, '-')}`,
       title: TITLES[status] ?? 'Error',
