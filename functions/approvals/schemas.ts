@@ -14,7 +14,12 @@ export const resolveApprovalBody = z
   .object({
     decision: z.enum(['approved', 'denied']),
     comment: z.string().max(2000).optional(),
-    modified_action: z.object({ type: z.string().min(1).max(64) }).catchall(z.unknown()).optional(),
+    // Stored in the approval item: bounded so it always fits DynamoDB's item limit.
+    modified_action: z
+      .object({ type: z.string().min(1).max(64) })
+      .catchall(z.unknown())
+      .refine((action) => Buffer.byteLength(JSON.stringify(action), 'utf8') <= 64 * 1024, 'must be at most 65536 bytes as JSON')
+      .optional(),
   })
   .strict()
   .refine((body) => !(body.decision === 'denied' && body.modified_action), { message: 'modified_action only goes with decision approved', path: ['modified_action'] });

@@ -4,12 +4,14 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { z } from 'zod';
 import { eventRepository, lastIdAt } from '#shared/adapters/dynamodb/event-repository';
 import { findAgentBySlug } from '#shared/agents/catalog';
+import { API_VERSION } from '#functions/routes';
 import { getIntegerFromEnv } from '#shared/config/env';
 import { EVENT_TYPES } from '#shared/domain/event';
 import { InvalidRequestError, RateLimitedError, type FieldError } from '#shared/domain/errors';
 import { mapErrorToResponse } from '#shared/http/error-mapper';
 import { problemResponse } from '#shared/http/problem';
 import { rateLimitHeaders } from '#shared/http/rate-limit';
+import { SECURITY_HEADERS } from '#shared/http/response';
 import { authenticate } from '#shared/services/api-keys';
 import { spendRequest } from '#shared/services/request-budget';
 import { streamEvents } from '#shared/streaming/event-stream';
@@ -25,6 +27,9 @@ const streamQuery = z.object({
 });
 const lastEventId = z.string().regex(/^evt_[0-9a-hjkmnp-tv-z]{26}$/, 'must be an event id received from this stream');
 
+/** The one path this function serves, as the route table and the local runtime have it. */
+const STREAM_PATH = `/${API_VERSION}/events/stream`;
+
 type StreamResult = { statusCode: number; headers: Record<string, string>; body: string | PassThrough };
 
 function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
@@ -38,6 +43,13 @@ function header(event: APIGatewayProxyEventV2, name: string): string | undefined
  * clients reconnect with Last-Event-ID and lose nothing.
  */
 async function openStream(event: APIGatewayProxyEventV2, context: Context): Promise<StreamResult> {
+  // A Function URL hands every method and path to this one function; answer what the route table
+  // does not list as API Gateway does (404 route_not_found), so the two entry points agree (API5).
+  const method = event.requestContext?.http?.method ?? 'GET';
+  const path = event.rawPath ?? STREAM_PATH;
+  if (method !== 'GET' || path.replace(/\/$/, '') !== STREAM_PATH) {
+    return problemResponse({ status: 404, code: 'route_not_found', detail: `No route matches ${method} ${path}.` }) as StreamResult;
+  }
   const { tenantId } = await authenticate(header(event, 'authorization'));
   // A connection attempt is a request of the tenant's budget like any other (reconnect storms too).
   const budget = await spendRequest(tenantId);
@@ -88,7 +100,7 @@ async function openStream(event: APIGatewayProxyEventV2, context: Context): Prom
     .finally(() => body.end());
   return {
     statusCode: 200,
-    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', ...rateLimitHeaders(budget) },
+    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', ...SECURITY_HEADERS, 'Cache-Control': 'no-store, no-transform', 'X-Accel-Buffering': 'no', ...rateLimitHeaders(budget) },
     body,
   };
 }

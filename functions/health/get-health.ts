@@ -1,8 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { jsonResponse } from '#shared/http/response';
 
 /** GET /health: no auth; the local runtime answers only once its engines are up. */
-export const handler = async (): Promise<APIGatewayProxyResult> => ({
-  statusCode: 200,
-  headers: { 'Content-Type': 'application/json' },
-  body: JSON.stringify({ status: 'ok' }),
-});
+export const handler = async (): Promise<APIGatewayProxyResult> => jsonResponse(200, { status: 'ok' });

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { storeExport } from '#shared/adapters/s3/export-store';
 import { getIntegerFromEnv } from '#shared/config/env';
+import { SECURITY_HEADERS } from '#shared/http/response';
 import { routeHandler } from '#shared/http/route-handler';
 import { exportScan } from '#shared/scans/exports/export-format';
 import { buildScanReport } from '#shared/services/scan-report';
@@ -17,11 +18,11 @@ export const handler = routeHandler({ params: scanParams, query: exportQuery }, 
   const file = await exportScan(report, query.format);
   if (file.body.length > getIntegerFromEnv('EXPORT_INLINE_LIMIT_BYTES', DEFAULT_INLINE_LIMIT)) {
     const location = await storeExport(`${tenantId}/${params.scan_id}/${Date.now()}-${file.fileName}`, file.body, file.contentType, file.fileName);
-    return { statusCode: 303, headers: { Location: location, 'Cache-Control': 'no-store' }, body: '' };
+    return { statusCode: 303, headers: { ...SECURITY_HEADERS, Location: location }, body: '' };
   }
   return {
     statusCode: 200,
-    headers: { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName}"`, 'Cache-Control': 'no-store' },
+    headers: { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName}"`, ...SECURITY_HEADERS },
     body: file.body.toString('base64'),
     isBase64Encoded: true,
   };

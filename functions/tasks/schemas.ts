@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { TASK_STATUSES } from '#shared/domain/task-state';
 import { taskIdParam } from '#shared/http/common-schemas';
 
+/**
+ * The task item (input included) must fit DynamoDB's 400 KB item limit with room for the task's
+ * own fields; a larger input would otherwise fail at the database as a 500 (OWASP API4).
+ */
+export const MAX_TASK_INPUT_BYTES = 256 * 1024;
+
 const common = {
   task_type: z.string().regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, 'must look like <domain>.<action>'),
   input: z.record(z.string(), z.unknown()),
@@ -13,7 +19,8 @@ const common = {
 export const createTaskBody = z.union([
   z.object({ agent: z.string().min(1).max(64), ...common }).strict(),
   z.object({ agent_id: z.string().min(1).max(64), ...common }).strict(),
-], { error: 'must name either `agent` (a slug) or `agent_id`, with `task_type` and `input`' });
+], { error: 'must name either `agent` (a slug) or `agent_id`, with `task_type` and `input`' })
+  .refine((body) => Buffer.byteLength(JSON.stringify(body.input), 'utf8') <= MAX_TASK_INPUT_BYTES, { path: ['input'], message: `must be at most ${MAX_TASK_INPUT_BYTES} bytes as JSON` });
 
 export const listTasksQuery = z.object({
   agent: z.string().min(1).max(64).optional(),

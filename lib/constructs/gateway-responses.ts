@@ -1,5 +1,6 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { problemResponse } from '#shared/http/problem';
+import { SECURITY_HEADERS } from '#shared/http/response';
 
 interface GatewayProblem {
   type: ResponseType;
@@ -50,6 +51,8 @@ export function addProblemGatewayResponses(api: RestApi): void {
       ...(problem.status ? { statusCode: String(problem.status) } : {}),
       responseHeaders: {
         'Content-Type': "'application/problem+json'",
+        // the same nosniff/no-store as every handler answer (OWASP API8)
+        ...Object.fromEntries(Object.entries(SECURITY_HEADERS).map(([name, value]) => [name, `'${value}'`])),
         ...(problem.retryAfterSeconds ? { 'Retry-After': `'${problem.retryAfterSeconds}'` } : {}),
       },
       templates: { 'application/json': problemTemplate(problem) },

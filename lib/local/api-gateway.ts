@@ -60,28 +60,25 @@ function singleValued(multi: Record<string, string[]>): Record<string, string> {
  * errors as the deployed API's gateway responses do (problem+json 401, 404, 413, 503).
  */
 export function createApiGateway(): Server {
-  return createServer((request, response) => {
+  const server = createServer((request, response) => {
     handle(request, response).catch((error) => send(response, mapErrorToResponse(error)));
   });
+  // Requests Node's parser refuses (headers or URL over 16 KiB, broken framing) get a problem+json
+  // as API Gateway's DEFAULT_4XX gives, instead of Node's bare status line.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const result = problemResponse({ status: tooLarge ? 431 : 400, code: tooLarge ? 'headers_too_large' : 'bad_request', detail: tooLarge ? 'The request line and headers are too large.' : 'The request is not valid HTTP.' });
+    const head = Object.entries({ ...result.headers, 'Content-Length': String(Buffer.byteLength(result.body)), Connection: 'close' }).map(([name, value]) => `${name}: ${value}`);
+    socket.end(`HTTP/1.1 ${result.statusCode} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n${head.join('\r\n')}\r\n\r\n${result.body}`);
+  });
+  return server;
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   const method = (request.method ?? 'GET').toUpperCase();
-  let match: { route: RouteDefinition; params: Record<string, string> } | undefined;
-  for (const candidate of compiled) {
-    if (candidate.route.method !== method) continue;
-    const found = candidate.pattern.exec(url.pathname);
-    if (!found) continue;
-    let params: Record<string, string>;
-    try {
-      params = Object.fromEntries(candidate.names.map((name, index) => [name, decodeURIComponent(found[index + 1])]));
-    } catch {
-      continue;
-    }
-    match = { route: candidate.route, params };
-    break;
-  }
+  const match = matchRoute(method, url.pathname);
   if (!match) {
     request.resume();
     return send(response, problemResponse({ status: 404, code: 'route_not_found', detail: `No route matches ${method} ${url.pathname}.` }));
@@ -90,12 +87,13 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   const body = await readBody(request);
   if (body === 'too_large') return send(response, problemResponse({ status: 413, code: 'payload_too_large', detail: 'The request body is too large.' }));
 
-  const multiHeaders: Record<string, string[]> = {};
+  // Null-prototype maps: a client's header or query name may be `__proto__` or `constructor`.
+  const multiHeaders: Record<string, string[]> = Object.create(null);
   for (let index = 0; index < request.rawHeaders.length; index += 2) {
     const name = request.rawHeaders[index];
     (multiHeaders[name] ??= []).push(request.rawHeaders[index + 1]);
   }
-  const multiQuery: Record<string, string[]> = {};
+  const multiQuery: Record<string, string[]> = Object.create(null);
   for (const [name, value] of url.searchParams) (multiQuery[name] ??= []).push(value);
   const headers = singleValued(multiHeaders);
   const requestId = randomUUID();
@@ -138,6 +136,38 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   const handler = await loadHandler(match.route.handler);
   const result = (await handler(event, lambdaContext(match.route.handler, 29))) as APIGatewayProxyResult;
   send(response, { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } });
+}
+
+/** Static segments of a path template as 0, `{variables}` as 1: lower sorts first (more specific). */
+function specificity(path: string): number[] {
+  return path.split('/').map((segment) => (segment.startsWith('{') ? 1 : 0));
+}
+
+function moreSpecific(left: number[], right: number[]): number {
+  for (let index = 0; index < Math.min(left.length, right.length); index++) if (left[index] !== right[index]) return left[index] - right[index];
+  return 0;
+}
+
+/**
+ * REST API routing: the path picks one resource, static segments before `{variables}`
+ * (`/agents/deploy` before `/agents/{agent_id}`), and only then the method; a method the
+ * resource lacks is route_not_found, never another resource's method.
+ */
+function matchRoute(method: string, pathname: string): { route: RouteDefinition; params: Record<string, string> } | undefined {
+  let resource: { template: CompiledRoute; found: RegExpExecArray } | undefined;
+  for (const candidate of compiled) {
+    const found = candidate.pattern.exec(pathname);
+    if (found && (!resource || moreSpecific(specificity(candidate.route.path), specificity(resource.template.route.path)) < 0)) resource = { template: candidate, found };
+  }
+  if (!resource) return undefined;
+  const { template, found } = resource;
+  const route = compiled.find((candidate) => candidate.route.path === template.route.path && candidate.route.method === method)?.route;
+  if (!route) return undefined;
+  try {
+    return { route, params: Object.fromEntries(template.names.map((name, index) => [name, decodeURIComponent(found[index + 1])])) };
+  } catch {
+    return undefined;
+  }
 }
 
 type AuthorizeOutcome = { context: Record<string, string> } | { problem: APIGatewayProxyResult };

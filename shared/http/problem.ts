@@ -1,5 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { FieldError } from '#shared/domain/errors';
+import { SECURITY_HEADERS } from '#shared/http/response';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -12,6 +13,7 @@ const TITLES: Record<number, string> = {
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -28,7 +30,7 @@ export interface ProblemInput {
 export function problemResponse({ status, code, detail, errors, headers }: ProblemInput): APIGatewayProxyResult {
   return {
     statusCode: status,
-    headers: { 'Content-Type': 'application/problem+json', ...headers },
+    headers: { 'Content-Type': 'application/problem+json', ...SECURITY_HEADERS, ...headers },
     body: JSON.stringify({
       type: `https://gatehouse.dev/problems/${code.replace(/_/g, '-')}`,
       title: TITLES[status] ?? 'Error',

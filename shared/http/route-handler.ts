@@ -33,6 +33,10 @@ function parsePart<T extends z.ZodType>(schema: T | undefined, value: unknown, p
   return undefined;
 }
 
+function isAbsentBody(body: unknown): boolean {
+  return body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
+}
+
 /**
  * Builds a Lambda handler for one API route: the tenant's rate limit and URI caps first (so a 429,
  * 414 or 400 of theirs changes nothing), JSON body parsing, tenant from the authorizer, zod
@@ -54,7 +58,10 @@ export function routeHandler<B extends z.ZodType = z.ZodUnknown, Q extends z.Zod
         const { event } = request;
         request.internal.params = parsePart(schemas.params, event.pathParameters ?? {}, 'path', errors);
         request.internal.query = parsePart(schemas.query, event.queryStringParameters ?? {}, 'query', errors);
-        request.internal.body = parsePart(schemas.body, request.internal.body, 'body', errors);
+        // A route without a body schema takes no body (`{}` aside, which many clients send with a
+        // POST): ignoring fields would let a client believe they were applied (OWASP API3).
+        if (!schemas.body && !isAbsentBody(request.internal.body)) errors.push({ path: 'body', message: 'this route takes no request body' });
+        else request.internal.body = parsePart(schemas.body, request.internal.body, 'body', errors);
         if (errors.length > 0) throw new InvalidRequestError('The request does not match the documented shape.', errors);
       },
     })

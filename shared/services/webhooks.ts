@@ -3,7 +3,7 @@ import { validateWebhookUrl } from '#shared/adapters/http/ssrf-guard';
 import { webhookRepository } from '#shared/adapters/dynamodb/webhook-repository';
 import { dispatchDelivery } from '#shared/adapters/sqs/delivery-dispatcher';
 import { systemClock } from '#shared/domain/clock';
-import { NotFoundError } from '#shared/domain/errors';
+import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import type { EventType } from '#shared/domain/event';
 import { newId } from '#shared/domain/ids';
 import { secretContext, type Delivery, type DeliveryStatus, type Webhook } from '#shared/domain/webhook';
@@ -13,8 +13,17 @@ export function allowLoopbackWebhooks(): boolean {
   return process.env.WEBHOOK_ALLOW_LOOPBACK === 'true';
 }
 
+/**
+ * Subscriptions per tenant (OWASP API4): bounds GET /webhooks, which does not page, and the
+ * deliveries one event fans out to. A soft cap: two concurrent creations may both pass it.
+ */
+export const MAX_WEBHOOKS_PER_TENANT = 25;
+
 export async function createWebhook(tenantId: string, request: { url: string; events: EventType[]; secret: string }): Promise<Webhook> {
   const url = validateWebhookUrl(request.url, { allowLoopback: allowLoopbackWebhooks() }).toString();
+  if ((await webhookRepository.listAll(tenantId)).length >= MAX_WEBHOOKS_PER_TENANT) {
+    throw new ConflictError('webhook_limit_reached', `A tenant may have at most ${MAX_WEBHOOKS_PER_TENANT} webhook subscriptions. Delete one first.`);
+  }
   const now = systemClock.now().toISOString();
   const webhookId = newId('whk');
   const webhook: Webhook = {

@@ -58,6 +58,8 @@ export function validateWebhookUrl(url: unknown, options: { allowLoopback?: bool
     const refusal = addressRefusal(hostname, allowLoopback);
     if (refusal) throw invalidUrl(`The URL points at ${refusal}, which webhooks may not be delivered to.`);
   }
+  // `localhost` and `*.localhost` always mean loopback (RFC 6761): knowable without DNS.
+  if (!allowLoopback && /(^|\.)localhost\.?$/i.test(hostname)) throw invalidUrl('The URL points at a loopback address, which webhooks may not be delivered to.');
   return parsed;
 }
 

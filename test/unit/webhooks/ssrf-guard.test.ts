@@ -189,6 +189,8 @@ describe('validateWebhookUrl', () => {
 
   it('accepts loopback and http only when allowed', () => {
     expect(validateWebhookUrl('http://127.0.0.1:3000/hook', { allowLoopback: true }).port).toBe('3000');
+    expect(validateWebhookUrl('http://localhost:3000/hook', { allowLoopback: true }).port).toBe('3000');
+    expect(validateWebhookUrl('https://notlocalhost.example/hook').hostname).toBe('notlocalhost.example');
     expect(() => validateWebhookUrl('http://127.0.0.1:3000/hook')).toThrow(InvalidRequestError);
   });
 
@@ -206,6 +208,9 @@ describe('validateWebhookUrl', () => {
     ['a private IP literal', 'https://192.168.0.1/hook'],
     ['the metadata address', 'https://169.254.169.254/latest/meta-data/'],
     ['a loopback literal', 'https://[::1]/hook'],
+    ['localhost by name', 'https://localhost/hook'],
+    ['localhost with a trailing dot', 'https://LOCALHOST./hook'],
+    ['a name under .localhost', 'https://api.localhost:8443/hook'],
   ])('rejects %s with a field error on body.url', (_, url) => {
     let error: unknown;
     try {

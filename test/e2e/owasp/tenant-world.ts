@@ -1,0 +1,98 @@
+import { expect } from 'vitest';
+import { apiClient, eventually, type TestRuntime } from '../../support/local-runtime';
+import type { TestSite } from '../../support/test-site-server';
+import { startReceiver, type ReceivedDelivery } from '../../support/webhook-receiver';
+
+export type Client = ReturnType<typeof apiClient>;
+
+/**
+ * Two tenants with real records of every kind a route can name by path: tenant A's ids are what
+ * tenant B tries to reach. Keys are the route table's path parameter names, so the object-level
+ * tests can fill any route path from it (a missing name fails them).
+ */
+export interface TenantWorld {
+  a: Client;
+  b: Client;
+  /** A's records, by path parameter name. */
+  ids: Record<string, string>;
+  /** B's own task and webhook, to see that B's views are B's. */
+  bTaskId: string;
+  bWebhookId: string;
+  /** Every delivery each tenant's receiver got (live). */
+  received: { a: ReceivedDelivery[]; b: ReceivedDelivery[] };
+  webhookSecret: string;
+  close(): Promise<void>;
+}
+
+const aiTask = { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } };
+const draftTask = {
+  agent: 'sales',
+  task_type: 'sales.draft_email',
+  input: { lead: { name: 'Ada Example', email: 'ada@prospect.example', company: 'Prospect Ltd' }, product: { name: 'Gatehouse', value_proposition: 'A human in the loop.' }, tone: 'concise' },
+};
+
+async function status(call: Client, path: string, done: (body: any) => boolean, timeoutMs = 30_000): Promise<any> {
+  return eventually(async () => {
+    const { body } = await call('GET', path);
+    return done(body) ? body : undefined;
+  }, timeoutMs, 200);
+}
+
+/** Builds the two tenants' records and waits until no work is left running. */
+export async function buildTenantWorld(runtime: TestRuntime, site: TestSite): Promise<TenantWorld> {
+  const a = apiClient(runtime.baseUrl, runtime.keys.a);
+  const b = apiClient(runtime.baseUrl, runtime.keys.b);
+  const webhookSecret = 'whsec-world-secret-0123456789';
+  const receiverA = await startReceiver(() => 204);
+  const receiverB = await startReceiver(() => 204);
+  const ids: Record<string, string> = {};
+
+  ids.agent_id = (await a('POST', '/agents/deploy', { agent_slug: 'ai-readiness' })).body.agent_id;
+  await a('POST', '/agents/deploy', { agent_slug: 'sales' });
+  await b('POST', '/agents/deploy', { agent_slug: 'ai-readiness' });
+  const hookA = await a('POST', '/webhooks', { url: receiverA.url, events: ['task.complete'], secret: webhookSecret });
+  const hookB = await b('POST', '/webhooks', { url: receiverB.url, events: ['task.complete'], secret: webhookSecret });
+  expect([hookA.status, hookB.status]).toEqual([201, 201]);
+  ids.webhook_id = hookA.body.webhook_id;
+
+  ids.task_id = (await a('POST', '/tasks', aiTask)).body.task_id;
+  const bTaskId = (await b('POST', '/tasks', aiTask)).body.task_id;
+  const draft = (await a('POST', '/tasks', draftTask)).body.task_id;
+  await status(a, `/tasks/${ids.task_id}`, (task) => task.status === 'complete');
+  await status(b, `/tasks/${bTaskId}`, (task) => task.status === 'complete');
+  await status(a, `/tasks/${draft}`, (task) => task.status === 'awaiting_approval');
+  ids.artifact_id = (await a('GET', `/tasks/${ids.task_id}/artifacts`)).body.artifacts[0].artifact_id;
+  ids.approval_id = (await a('GET', `/approvals?task_id=${draft}`)).body.approvals[0].approval_id;
+  const deliveries = await status(a, `/webhooks/${ids.webhook_id}/deliveries`, (body) => body.deliveries.length > 0 && body.deliveries.every((delivery: any) => delivery.status === 'succeeded'));
+  ids.delivery_id = deliveries.deliveries[0].delivery_id;
+  await status(b, `/webhooks/${hookB.body.webhook_id}/deliveries`, (body) => body.deliveries.length > 0 && body.deliveries.every((delivery: any) => delivery.status === 'succeeded'));
+
+  const project = await a('POST', '/projects', { name: 'Site', target: site.url, crawl: { max_pages: 3, timeout_seconds: 2 } });
+  expect(project.status).toBe(201);
+  ids.project_id = project.body.project_id;
+  ids.scan_id = (await a('POST', `/projects/${ids.project_id}/scans`, { detectors: ['security'] })).body.scan_id;
+  await status(a, `/scans/${ids.scan_id}`, (scan) => ['completed', 'failed'].includes(scan.status), 90_000);
+  const finding = (await a('GET', `/scans/${ids.scan_id}/findings?limit=1`)).body.data[0];
+  ids.finding_id = finding.id;
+  ids.rule_id = finding.rule_id;
+
+  return {
+    a,
+    b,
+    ids,
+    bTaskId,
+    bWebhookId: hookB.body.webhook_id,
+    received: { a: receiverA.received, b: receiverB.received },
+    webhookSecret,
+    close: async () => {
+      await receiverA.close();
+      await receiverB.close();
+    },
+  };
+}
+
+/** An id of the same shape as `id` that names nothing: its last characters changed. */
+export function unknownLike(id: string): string {
+  const tail = id.endsWith('zzzzzz') ? 'yyyyyy' : 'zzzzzz';
+  return `${id.slice(0, Math.max(1, id.length - tail.length))}${tail}`;
+}

@@ -1,0 +1,54 @@
+import { API_VERSION, routes, type RouteDefinition } from '#functions/routes';
+
+/**
+ * What the route-table-driven security tests (OWASP list, fuzzing) need to call any route: a
+ * valid body and the required query per route. Routes come from functions/routes.ts, so a route
+ * added later is called by those tests automatically; when it needs a body or a query that is
+ * not listed here, its object-level case answers 400 instead of 404 and fails, asking for one.
+ */
+
+export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+
+/** `{name}` segments of a route path, in order. */
+export function pathParams(route: RouteDefinition): string[] {
+  return [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((match) => match[1]);
+}
+
+/** Request path (with the version prefix) with each `{param}` replaced by its percent-encoded value. */
+export function fillPath(route: RouteDefinition, values: Record<string, string>, encode: (value: string) => string = encodeURIComponent): string {
+  const filled = route.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    if (values[name] === undefined) throw new Error(`no value for {${name}} of ${routeKey(route)}`);
+    return encode(values[name]);
+  });
+  return route.unversioned ? filled : `/${API_VERSION}${filled}`;
+}
+
+/** The routes a client calls with an API key (all but the unauthenticated health check). */
+export const authenticatedRoutes = routes.filter((route) => route.auth !== 'none');
+
+/** A body each writing route accepts (given ids that exist); routes without one take no body. */
+export const validBodies: Record<string, Record<string, unknown>> = {
+  'POST /agents/deploy': { agent_slug: 'ai-readiness', name: 'AI readiness' },
+  'PATCH /agents/{agent_id}/config': { approval_ttl_hours: 12 },
+  'POST /tasks': { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } },
+  'POST /approvals/{approval_id}/resolve': { decision: 'denied', comment: 'not now' },
+  'POST /webhooks': { url: 'https://hooks.example.com/gatehouse', events: ['task.complete'], secret: 'whsec-0123456789abcdef' },
+  'PATCH /webhooks/{webhook_id}': { events: ['task.complete', 'task.failed'] },
+  'POST /webhooks/{webhook_id}/rotate-secret': { secret: 'whsec-rotated-0123456789' },
+  'POST /webhooks/{webhook_id}/recover': { since: '2020-01-01T00:00:00Z' },
+  'POST /projects': { name: 'Site', target: 'https://www.example.com/' },
+  'PATCH /projects/{project_id}': { name: 'Renamed site' },
+  'POST /projects/{project_id}/scans': { detectors: ['security'] },
+  'PATCH /findings/{finding_id}': { status: 'dismissed', dismissed_reason: 'false_positive', comment: 'test fixture' },
+};
+
+/** Query parameters a route requires, as a function of the ids that exist. */
+export const requiredQueries: Record<string, (ids: Record<string, string>) => Record<string, string>> = {
+  'GET /artifacts': (ids) => ({ task_id: ids.task_id }),
+  'GET /scans/{scan_id}/export': () => ({ format: 'json' }),
+};
+
+export function queryString(query: Record<string, string>): string {
+  const text = new URLSearchParams(query).toString();
+  return text ? `?${text}` : '';
+}
