@@ -39,6 +39,7 @@ export const validBodies: Record<string, Record<string, unknown>> = {
   'POST /projects': { name: 'Site', target: 'https://www.example.com/' },
   'PATCH /projects/{project_id}': { name: 'Renamed site' },
   'POST /projects/{project_id}/scans': { detectors: ['security'] },
+  'PATCH /settings/retention': { retention_days: 30 },
   'PATCH /findings/{finding_id}': { status: 'dismissed', dismissed_reason: 'false_positive', comment: 'test fixture' },
 };
 

@@ -1,13 +1,15 @@
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { RATE_LIMIT_PARTITION_PREFIX } from '#shared/adapters/dynamodb/keys';
 
 /**
  * Every item of the runtime's table (test-only Scan; the service itself never scans), sorted,
  * as JSON lines, so two snapshots compare with one `toEqual`. API key items are left out: every
  * authenticated request updates the key's `last_used_at`, which is not a change made by the
- * request's route.
+ * request's route. Neither are rate-limit buckets: every request, refused ones included, spends
+ * its tenant's budget before anything else runs.
  */
-export async function tableSnapshot(ignorePrefixes: string[] = ['APIKEY#']): Promise<string[]> {
+export async function tableSnapshot(ignorePrefixes: string[] = ['APIKEY#', RATE_LIMIT_PARTITION_PREFIX]): Promise<string[]> {
   const client = new DynamoDBClient({ endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB, region: process.env.AWS_REGION });
   const items: string[] = [];
   let startKey: Record<string, AttributeValue> | undefined;
