@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { z } from 'zod';
 import { eventRepository, lastIdAt } from '#shared/adapters/dynamodb/event-repository';
@@ -9,6 +8,9 @@ import { EVENT_TYPES } from '#shared/domain/event';
 import { InvalidRequestError, type FieldError } from '#shared/domain/errors';
 import { mapErrorToResponse } from '#shared/http/error-mapper';
 import { problemResponse } from '#shared/http/problem';
+import { addLogContext } from '#shared/observability/log-context';
+import { logger } from '#shared/observability/logger';
+import { observedHandler } from '#shared/observability/observed-handler';
 import { authenticate } from '#shared/services/api-keys';
 import { streamEvents } from '#shared/streaming/event-stream';
 
@@ -37,6 +39,7 @@ function header(event: APIGatewayProxyEventV2, name: string): string | undefined
  */
 async function openStream(event: APIGatewayProxyEventV2, context: Context): Promise<StreamResult> {
   const { tenantId } = await authenticate(header(event, 'authorization'));
+  addLogContext({ tenant_id: tenantId });
   const accept = header(event, 'accept');
   if (accept && !/text\/event-stream|\*\/\*/.test(accept)) {
     return problemResponse({ status: 406, code: 'not_acceptable', detail: 'This endpoint serves text/event-stream only.' }) as StreamResult;
@@ -76,7 +79,7 @@ async function openStream(event: APIGatewayProxyEventV2, context: Context): Prom
       return true;
     },
   )
-    .catch((error) => console.error(JSON.stringify({ level: 'ERROR', message: 'event stream failed', tenant_id: tenantId, error: String(error) })))
+    .catch((error: Error) => logger.error('event stream failed', { error }))
     .finally(() => body.end());
   return {
     statusCode: 200,
@@ -85,10 +88,7 @@ async function openStream(event: APIGatewayProxyEventV2, context: Context): Prom
   };
 }
 
-export const handler = middy<APIGatewayProxyEventV2, StreamResult>({ streamifyResponse: true, timeoutEarlyInMillis: 0 })
-  .use({
-    onError: async (request) => {
-      request.response = mapErrorToResponse(request.error, request.context.awsRequestId) as StreamResult;
-    },
-  })
-  .handler(openStream);
+export const handler = observedHandler(
+  (event: APIGatewayProxyEventV2, context: Context) => openStream(event, context).catch((error: unknown) => mapErrorToResponse(error, context.awsRequestId) as StreamResult),
+  { streaming: true },
+);

@@ -7,6 +7,7 @@ import { idempotency } from '#shared/http/idempotency';
 import { jsonBody } from '#shared/http/json-body';
 import type { RouteInternal, RouteRequest } from '#shared/http/request-context';
 import { tenantContext } from '#shared/http/tenant-context';
+import { observedHandler } from '#shared/observability/observed-handler';
 
 type ContextWithRoute = Context & { route?: Record<string, unknown> };
 
@@ -34,13 +35,15 @@ function parsePart<T extends z.ZodType>(schema: T | undefined, value: unknown, p
 /**
  * Builds a Lambda handler for one API route: JSON body parsing, tenant from the authorizer, zod
  * validation of body, query and path (400 problem+json listing every violation), Idempotency-Key
- * for POSTs, and the one error mapper. The route function only sees valid, typed input.
+ * for POSTs, and the one error mapper. The route function only sees valid, typed input. Logger,
+ * metrics, tracer and the access line wrap the whole chain (observedHandler), so they see every
+ * answer, early ones (idempotent replays) and mapped errors included.
  */
 export function routeHandler<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
   schemas: RouteSchemas<B, Q, P>,
   handle: (request: RouteRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<APIGatewayProxyResult>,
 ) {
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RouteInternal>()
+  const route = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RouteInternal>()
     .use(errorMapper())
     .use(jsonBody())
     .use(tenantContext())
@@ -72,4 +75,5 @@ export function routeHandler<B extends z.ZodType = z.ZodUnknown, Q extends z.Zod
         event,
       });
     });
+  return observedHandler(route);
 }
