@@ -1,5 +1,8 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { UnauthorizedError } from '#shared/domain/errors';
+import { addLogContext } from '#shared/observability/log-context';
+import { logger } from '#shared/observability/logger';
+import { observedHandler } from '#shared/observability/observed-handler';
 import { authenticate } from '#shared/services/api-keys';
 
 /**
@@ -8,15 +11,19 @@ import { authenticate } from '#shared/services/api-keys';
  * Throwing `Unauthorized` is how API Gateway is told to answer 401 (shaped as problem+json by
  * the API's gateway responses).
  */
-export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const authorization = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
   let identity;
   try {
     identity = await authenticate(authorization ?? undefined);
   } catch (error) {
-    if (error instanceof UnauthorizedError) throw new Error('Unauthorized');
+    if (error instanceof UnauthorizedError) {
+      logger.info('api key rejected');
+      throw new Error('Unauthorized');
+    }
     throw error;
   }
+  addLogContext({ tenant_id: identity.tenantId, key_id: identity.keyId });
   const [arnPrefix, stage] = event.methodArn.split('/');
   return {
     principalId: identity.keyId,
@@ -27,3 +34,6 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
     context: { tenant_id: identity.tenantId, key_id: identity.keyId },
   };
 };
+
+/** `Unauthorized` is how the authorizer answers 401: an outcome, not a fault worth an error line. */
+export const handler = observedHandler(authorize, { isExpectedError: (error) => error instanceof Error && error.message === 'Unauthorized' });

@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { z } from 'zod';
 import { eventRepository, lastIdAt } from '#shared/adapters/dynamodb/event-repository';
@@ -12,6 +11,9 @@ import { mapErrorToResponse } from '#shared/http/error-mapper';
 import { problemResponse } from '#shared/http/problem';
 import { rateLimitHeaders } from '#shared/http/rate-limit';
 import { SECURITY_HEADERS } from '#shared/http/response';
+import { addLogContext } from '#shared/observability/log-context';
+import { logger } from '#shared/observability/logger';
+import { observedHandler } from '#shared/observability/observed-handler';
 import { authenticate } from '#shared/services/api-keys';
 import { spendRequest } from '#shared/services/request-budget';
 import { streamEvents } from '#shared/streaming/event-stream';
@@ -57,6 +59,7 @@ async function openStream(event: APIGatewayProxyEventV2, context: Context): Prom
     const limited = mapErrorToResponse(new RateLimitedError(budget.retryAfterSeconds ?? 1), context.awsRequestId);
     return { ...limited, headers: { ...limited.headers, ...rateLimitHeaders(budget) } } as StreamResult;
   }
+  addLogContext({ tenant_id: tenantId });
   const accept = header(event, 'accept');
   if (accept && !/text\/event-stream|\*\/\*/.test(accept)) {
     return problemResponse({ status: 406, code: 'not_acceptable', detail: 'This endpoint serves text/event-stream only.' }) as StreamResult;
@@ -96,7 +99,7 @@ async function openStream(event: APIGatewayProxyEventV2, context: Context): Prom
       return true;
     },
   )
-    .catch((error) => console.error(JSON.stringify({ level: 'ERROR', message: 'event stream failed', tenant_id: tenantId, error: String(error) })))
+    .catch((error: Error) => logger.error('event stream failed', { error }))
     .finally(() => body.end());
   return {
     statusCode: 200,
@@ -105,10 +108,7 @@ async function openStream(event: APIGatewayProxyEventV2, context: Context): Prom
   };
 }
 
-export const handler = middy<APIGatewayProxyEventV2, StreamResult>({ streamifyResponse: true, timeoutEarlyInMillis: 0 })
-  .use({
-    onError: async (request) => {
-      request.response = mapErrorToResponse(request.error, request.context.awsRequestId) as StreamResult;
-    },
-  })
-  .handler(openStream);
+export const handler = observedHandler(
+  (event: APIGatewayProxyEventV2, context: Context) => openStream(event, context).catch((error: unknown) => mapErrorToResponse(error, context.awsRequestId) as StreamResult),
+  { streaming: true },
+);

@@ -4,6 +4,9 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { ServiceEvent } from '#shared/domain/event';
+import { logger } from '#shared/observability/logger';
+import { observedHandler } from '#shared/observability/observed-handler';
+import { observeRecord } from '#shared/observability/record-context';
 import { fanOutEvent } from '#shared/services/webhook-fan-out';
 
 const processor = new BatchProcessor(EventType.DynamoDBStreams);
@@ -17,7 +20,13 @@ async function fanOut(record: DynamoDBRecord): Promise<void> {
   if (record.eventName !== 'INSERT' || !image) return;
   const item = unmarshall(image as Record<string, AttributeValue>);
   if (item.entity !== 'event') return;
-  await fanOutEvent(stripKeys<ServiceEvent>(item));
+  const serviceEvent = stripKeys<ServiceEvent>(item);
+  // No request caused a stream record; the event id correlates the fan-out with its deliveries.
+  const ids = { tenant_id: serviceEvent.tenant_id, task_id: serviceEvent.task_id, event_id: serviceEvent.event_id, event_type: serviceEvent.type, correlation_id: serviceEvent.event_id };
+  await observeRecord(ids, async () => {
+    const queued = await fanOutEvent(serviceEvent);
+    logger.info('event fanned out', { deliveries_queued: queued });
+  });
 }
 
-export const handler = async (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> => processPartialResponse(event, fanOut, processor, { context });
+export const handler = observedHandler(async (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> => processPartialResponse(event, fanOut, processor, { context }));

@@ -2,6 +2,8 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { z } from 'zod';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
+import { observedHandler } from '#shared/observability/observed-handler';
+import { observeRecord } from '#shared/observability/record-context';
 import { attemptDelivery } from '#shared/services/webhook-delivery';
 
 const processor = new BatchProcessor(EventType.SQS);
@@ -11,7 +13,7 @@ const deliveryMessage = z.object({ tenant_id: z.string().min(1), webhook_id: z.s
 async function runRecord(record: SQSRecord): Promise<void> {
   const message = parseMessageBody(record, deliveryMessage, 'webhook-deliverer');
   if (!message) return;
-  await attemptDelivery(message);
+  await observeRecord({ message_id: record.messageId, ...message }, () => attemptDelivery(message));
 }
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, runRecord, processor, { context });
+export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, runRecord, processor, { context }));

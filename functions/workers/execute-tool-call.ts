@@ -2,6 +2,8 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { z } from 'zod';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
+import { observedHandler } from '#shared/observability/observed-handler';
+import { observeRecord } from '#shared/observability/record-context';
 import { executeToolCall } from '#shared/services/approvals';
 
 const processor = new BatchProcessor(EventType.SQS);
@@ -11,7 +13,7 @@ const toolCallMessage = z.object({ tenant_id: z.string().min(1), approval_id: z.
 async function runRecord(record: SQSRecord): Promise<void> {
   const message = parseMessageBody(record, toolCallMessage, 'tool-proxy');
   if (!message) return;
-  await executeToolCall(message.tenant_id, message.approval_id);
+  await observeRecord({ message_id: record.messageId, ...message }, () => executeToolCall(message.tenant_id, message.approval_id));
 }
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, runRecord, processor, { context });
+export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, runRecord, processor, { context }));

@@ -2,6 +2,8 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { z } from 'zod';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
+import { observedHandler } from '#shared/observability/observed-handler';
+import { observeRecord } from '#shared/observability/record-context';
 import { DETECTORS } from '#shared/scans/model';
 import { runDetector } from '#shared/services/scan-runner';
 
@@ -12,7 +14,7 @@ const detectorMessage = z.object({ tenant_id: z.string().min(1), scan_id: z.stri
 async function runRecord(record: SQSRecord): Promise<void> {
   const message = parseMessageBody(record, detectorMessage, 'scan-detector-worker');
   if (!message) return;
-  await runDetector(message.tenant_id, message.scan_id, message.detector);
+  await observeRecord({ message_id: record.messageId, ...message }, () => runDetector(message.tenant_id, message.scan_id, message.detector));
 }
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, runRecord, processor, { context });
+export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, runRecord, processor, { context }));

@@ -5,6 +5,9 @@ import { findAgentBySlug } from '#shared/agents/catalog';
 import { systemClock } from '#shared/domain/clock';
 import { taskMessageSchema } from '#shared/domain/task-message';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
+import { logger } from '#shared/observability/logger';
+import { observedHandler } from '#shared/observability/observed-handler';
+import { observeRecord } from '#shared/observability/record-context';
 import { AgentRunner } from '#shared/runtime/agent-runner';
 import { approvalGate } from '#shared/services/approval-gate';
 import { retentionStamps } from '#shared/services/retention-stamps';
@@ -20,10 +23,12 @@ const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate,
 async function runRecord(record: SQSRecord): Promise<void> {
   const message = parseMessageBody(record, taskMessageSchema, 'task-worker');
   if (!message) return;
-  // At most N tasks per tenant at once; a message over the cap comes back later (docs/limits.md).
-  const outcome = await runWithTenantSlot(message, record.eventSourceARN, () => runner.run(message.tenant_id, message.task_id));
-  console.log(JSON.stringify({ level: 'INFO', message: 'task run finished', tenant_id: message.tenant_id, task_id: message.task_id, outcome }));
+  await observeRecord({ message_id: record.messageId, ...message }, async () => {
+    // At most N tasks per tenant at once; a message over the cap comes back later (docs/limits.md).
+    const outcome = await runWithTenantSlot(message, record.eventSourceARN, () => runner.run(message.tenant_id, message.task_id));
+    logger.info('task run finished', { outcome });
+  });
 }
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, runRecord, processor, { context });
+export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, runRecord, processor, { context }));

@@ -101,7 +101,7 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
 
   let authorizerContext: Record<string, string> | undefined;
   if (match.route.auth === 'api_key') {
-    const outcome = await authorize(headers, method, resourcePath);
+    const outcome = await authorize(headers, method, resourcePath, requestId);
     if ('problem' in outcome) return send(response, outcome.problem);
     authorizerContext = outcome.context;
   }
@@ -173,13 +173,13 @@ function matchRoute(method: string, pathname: string): { route: RouteDefinition;
 type AuthorizeOutcome = { context: Record<string, string> } | { problem: APIGatewayProxyResult };
 
 /** REST API semantics: no identity source → 401 without a call; `Unauthorized` thrown → 401. */
-async function authorize(headers: Record<string, string>, method: string, path: string): Promise<AuthorizeOutcome> {
+async function authorize(headers: Record<string, string>, method: string, path: string, requestId: string): Promise<AuthorizeOutcome> {
   const authorization = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
   if (!authorization) return { problem: mapErrorToResponse(new UnauthorizedError()) };
   const handler = await loadHandler(authorizer.handler);
   try {
     const result = await handler(
-      { type: 'REQUEST', methodArn: `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${path}`, headers, httpMethod: method, path, resource: path, requestContext: {} },
+      { type: 'REQUEST', methodArn: `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${path}`, headers, httpMethod: method, path, resource: path, requestContext: { requestId } },
       lambdaContext(authorizer.handler, 10),
     );
     const allowed = result?.policyDocument?.Statement?.some((statement: { Effect: string }) => statement.Effect === 'Allow');

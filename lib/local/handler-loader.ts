@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
+import { runInvocation } from '#lib/local/invoke-store';
 
 /** Repository root, so that route and consumer handler paths resolve as in the CDK stack. */
 export const repositoryRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -58,13 +59,23 @@ function observed(file: string, handler: LambdaHandler): LambdaHandler {
   return Object.assign(wrapped, handler);
 }
 
+/**
+ * Each call in its own invocation store, as Lambda's runtime runs each request. The context is
+ * the last argument (streaming handlers take the response stream before it); the wrapper keeps
+ * the handler's own properties, such as the streaming marker.
+ */
+function perInvocation(handler: LambdaHandler): LambdaHandler {
+  const wrapped = (...args: unknown[]) => runInvocation((args.at(-1) as { awsRequestId?: string } | undefined)?.awsRequestId ?? '-', () => (handler as (...all: unknown[]) => Promise<unknown>)(...args));
+  return Object.assign(wrapped, handler) as LambdaHandler;
+}
+
 /** Imports a handler file's `handler` export once, as Lambda would load the function's bundle. */
 export function loadHandler(file: string): Promise<LambdaHandler> {
   let handler = loaded.get(file);
   if (!handler) {
     handler = import(pathToFileURL(resolve(repositoryRoot, file)).href).then((module: { handler?: LambdaHandler }) => {
       if (typeof module.handler !== 'function') throw new Error(`${file} does not export a handler.`);
-      return observed(file, module.handler);
+      return observed(file, perInvocation(module.handler));
     });
     loaded.set(file, handler);
   }

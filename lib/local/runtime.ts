@@ -1,3 +1,5 @@
+// First: Powertools reads its settings when the handler modules below create their logger.
+import '#lib/local/observability-env';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { createApiGateway, STAGE } from '#lib/local/api-gateway';
 import { stopOrphanedDynamoDbLocal } from '#lib/local/dynamodb-local';
 import { startEngines, type Engines } from '#lib/local/engines';
 import { provision, type EngineEndpoints } from '#lib/local/provision';
+import { installInvokeStore } from '#lib/local/invoke-store';
 import { installLambdaStreamingGlobal } from '#lib/local/lambda-streaming';
 import { QueuePoller } from '#lib/local/queue-poller';
 
@@ -79,6 +82,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   // Handlers are loaded later, on first use; streaming ones need the runtime's global then.
   installLambdaStreamingGlobal();
+  installInvokeStore();
   try {
     let endpoints = options.engines;
     if (!endpoints) {

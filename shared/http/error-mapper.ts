@@ -2,6 +2,7 @@ import type { RouteMiddleware } from '#shared/http/route-middleware';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { DomainError, RateLimitedError } from '#shared/domain/errors';
 import { problemResponse } from '#shared/http/problem';
+import { logger } from '#shared/observability/logger';
 
 const STATUS_BY_KIND: Record<DomainError['kind'], number> = {
   invalid: 400,
@@ -50,7 +51,7 @@ export function mapErrorToResponse(error: unknown, requestId?: string): APIGatew
   if (isTransient(error)) {
     return problemResponse({ status: 503, code: 'service_unavailable', detail: 'A dependency of the service is not answering. Retry shortly.', headers: { 'Retry-After': '2' } });
   }
-  console.error(JSON.stringify({ level: 'ERROR', message: 'unhandled error', requestId, error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }));
+  logger.error('unhandled error', { error: error instanceof Error ? error : String(error) });
   return problemResponse({ status: 500, code: 'internal_error', detail: `An unexpected error occurred. Quote request id ${requestId ?? 'unknown'} when reporting it.` });
 }
 

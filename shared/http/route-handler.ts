@@ -9,6 +9,7 @@ import { rateLimit, rateLimitHeadersPlugin } from '#shared/http/rate-limit';
 import type { RouteInternal, RouteRequest } from '#shared/http/request-context';
 import { requestLimits } from '#shared/http/request-limits';
 import { tenantContext } from '#shared/http/tenant-context';
+import { observedHandler } from '#shared/observability/observed-handler';
 
 type ContextWithRoute = Context & { route?: Record<string, unknown> };
 
@@ -41,13 +42,15 @@ function isAbsentBody(body: unknown): boolean {
  * Builds a Lambda handler for one API route: the tenant's rate limit and URI caps first (so a 429,
  * 414 or 400 of theirs changes nothing), JSON body parsing, tenant from the authorizer, zod
  * validation of body, query and path (400 problem+json listing every violation), Idempotency-Key
- * for POSTs, and the one error mapper. The route function only sees valid, typed input.
+ * for POSTs, and the one error mapper. The route function only sees valid, typed input. Logger,
+ * metrics, tracer and the access line wrap the whole chain (observedHandler), so they see every
+ * answer, early ones (idempotent replays) and mapped errors included.
  */
 export function routeHandler<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
   schemas: RouteSchemas<B, Q, P>,
   handle: (request: RouteRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<APIGatewayProxyResult>,
 ) {
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RouteInternal>(rateLimitHeadersPlugin)
+  const route = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RouteInternal>(rateLimitHeadersPlugin)
     .use(errorMapper())
     .use([rateLimit(), requestLimits()])
     .use(jsonBody())
@@ -83,4 +86,5 @@ export function routeHandler<B extends z.ZodType = z.ZodUnknown, Q extends z.Zod
         event,
       });
     });
+  return observedHandler(route);
 }

@@ -8,6 +8,8 @@ import { systemClock } from '#shared/domain/clock';
 import { newId } from '#shared/domain/ids';
 import type { ApprovalGate, StepOutcome } from '#shared/domain/ports';
 import type { Task } from '#shared/domain/task';
+import { logger } from '#shared/observability/logger';
+import { recordMetric } from '#shared/observability/metrics';
 import { approvalEvent } from '#shared/services/approvals';
 
 /**
@@ -36,6 +38,11 @@ export const approvalGate: ApprovalGate = {
     };
     await scheduler().scheduleOnce({ name: approval.approval_id, at: new Date(approval.expires_at), target: 'approval-expiry', payload: { tenant_id: task.tenant_id, approval_id: approval.approval_id } });
     const event = approvalEvent('approval.requested', approval, { title: approval.title, action: approval.action, expires_at: approval.expires_at, ...(gatedArtifactId ? { artifact_id: gatedArtifactId } : {}) });
-    return approvalRepository.pause(task, step, approval, event);
+    const outcome = await approvalRepository.pause(task, step, approval, event);
+    if (outcome === 'applied') {
+      recordMetric('approvalsRequested', 1);
+      logger.info('approval requested', { approval_id: approval.approval_id, expires_at: approval.expires_at });
+    }
+    return outcome;
   },
 };

@@ -14,6 +14,8 @@ import type { Artifact } from '#shared/domain/artifact';
 import { artifactExpiry } from '#shared/domain/retention';
 import type { Task } from '#shared/domain/task';
 import { retentionStamps } from '#shared/services/retention-stamps';
+import { logger } from '#shared/observability/logger';
+import { recordMetric } from '#shared/observability/metrics';
 
 /** Writes that lose a race are re-read and tried again this many times before answering 409. */
 const ATTEMPTS = 4;
@@ -46,10 +48,16 @@ function alreadyResolved(approval: Approval): ConflictError {
   return new ConflictError('approval_already_resolved', `The approval was already ${approval.resolution === 'expired' ? 'denied by expiry' : approval.status}.`);
 }
 
+/** Counted by the one resolution (or expiry) whose conditional write won. */
+function countResolution(approval: Approval, decision: 'approved' | 'denied', resolution: 'resolved' | 'expired'): void {
+  recordMetric('approvalsResolved', 1);
+  logger.info('approval resolved', { approval_id: approval.approval_id, task_id: approval.task_id, decision, resolution });
+}
+
 /** Side effects after a resolution committed; each is repeated by recovery if it is lost here. */
 async function afterResolution(approval: Approval, resumedTask: Task | undefined, toolCall: boolean): Promise<void> {
   await scheduler().cancel(approval.approval_id).catch(() => undefined);
-  if (toolCall) await dispatchToolCall(approval).catch((error) => console.error(JSON.stringify({ level: 'WARN', message: 'tool call dispatch failed; recovery will retry', approval_id: approval.approval_id, error: String(error) })));
+  if (toolCall) await dispatchToolCall(approval).catch((error: Error) => logger.warn('tool call dispatch failed; recovery will retry', { approval_id: approval.approval_id, error }));
   if (resumedTask) await taskDispatcher.dispatch(resumedTask).catch(() => undefined);
 }
 
@@ -99,6 +107,7 @@ export async function resolveApproval(tenantId: string, approvalId: string, requ
     if (await approvalRepository.resolve(approval, writes)) {
       // The retention may have changed between the read and the write (see RetentionStamps).
       if (gated && stamp) await retentionStamps.settle(tenantId, [{ artifact_id: gated.artifact_id, retention_version: stamp.version }]);
+      countResolution(approval, request.decision, 'resolved');
       await afterResolution(resolved, resume?.task, approved);
       return resolved;
     }
@@ -124,6 +133,7 @@ export async function expireApproval(tenantId: string, approvalId: string): Prom
       resume,
     });
     if (ok) {
+      countResolution(approval, 'denied', 'expired');
       await afterResolution(approval, resume?.task, false);
       return;
     }

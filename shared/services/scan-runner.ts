@@ -8,6 +8,8 @@ import type { CrawlOptions, DetectorName } from '#shared/scans/model';
 import { assessRisk } from '#shared/scans/risk';
 import { finalStatus, isFinished, type Scan } from '#shared/scans/scan';
 import { allowLoopbackTargets } from '#shared/services/scans';
+import { logger } from '#shared/observability/logger';
+import { recordMetric } from '#shared/observability/metrics';
 
 /**
  * Runs one detector of a scan, idempotently: a redelivered message for a run that already ended
@@ -94,7 +96,7 @@ async function finishScan(scan: Scan): Promise<void> {
   }
   const risk = assessRisk(occurrences);
   const completedAt = systemClock.now();
-  await scanRepository.completeScan(scan, {
+  const finished = await scanRepository.completeScan(scan, {
     status,
     completed_at: completedAt.toISOString(),
     duration_seconds: Math.max(0, Math.round((completedAt.getTime() - Date.parse(scan.created_at)) / 1000)),
@@ -102,4 +104,9 @@ async function finishScan(scan: Scan): Promise<void> {
     risk_level: risk.risk_level,
     rule_counts: ruleCounts,
   });
+  if (!finished) return;
+  // Counted by the one caller whose conditional write ended the scan.
+  recordMetric(status === 'completed' ? 'scansCompleted' : 'scansFailed', 1);
+  recordMetric('scanDuration', Math.max(0, completedAt.getTime() - Date.parse(scan.created_at)));
+  logger.info('scan finished', { scan_id: scan.scan_id, status });
 }

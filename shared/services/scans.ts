@@ -6,6 +6,9 @@ import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
 import type { DetectorName } from '#shared/scans/model';
 import { DEFAULT_CRAWL, assertCancellable, type CrawlLimits, type Project, type Scan, type ScanStatus } from '#shared/scans/scan';
+import { addLogContext } from '#shared/observability/log-context';
+import { logger } from '#shared/observability/logger';
+import { recordMetric } from '#shared/observability/metrics';
 
 /** Scan targets on loopback are allowed only where the deployment says so (the local runtime). */
 export function allowLoopbackTargets(): boolean {
@@ -88,11 +91,13 @@ export async function createScan(
     estimated_duration_seconds: await estimateDuration(tenantId, project, detectors),
   };
   await scanRepository.createScan(scan);
+  addLogContext({ scan_id: scan.scan_id });
+  recordMetric('scansCreated', 1);
   // The scan is durable before its detectors are queued; a lost dispatch is re-sent from the
   // active-scan index when the runtime starts (and by the sweeper).
   for (const detector of detectors) {
     await dispatchDetectorRun({ tenant_id: tenantId, scan_id: scan.scan_id, detector }).catch((error) =>
-      console.error(JSON.stringify({ level: 'WARN', message: 'detector dispatch failed; recovery will re-dispatch', scan_id: scan.scan_id, detector, error: String(error) })),
+      logger.warn('detector dispatch failed; recovery will re-dispatch', { scan_id: scan.scan_id, detector, error: error as Error }),
     );
   }
   return scan;

@@ -8,6 +8,9 @@ import { taskEvent } from '#shared/domain/events';
 import { newId } from '#shared/domain/ids';
 import type { Task, TaskPriority } from '#shared/domain/task';
 import { initialStatus, type TaskShape } from '#shared/domain/task-state';
+import { addLogContext } from '#shared/observability/log-context';
+import { logger } from '#shared/observability/logger';
+import { recordMetric } from '#shared/observability/metrics';
 
 export interface CreateTaskRequest {
   shape: TaskShape;
@@ -62,10 +65,12 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
     decisions: {},
   };
   await taskRepository.create(task, taskEvent('task.created', task, { agent: task.agent, task_type: task.task_type, status: task.status }, systemClock));
+  addLogContext({ task_id: task.task_id });
+  recordMetric('tasksCreated', 1, { agent: task.agent, task_type: task.task_type });
   // The task is durable before it is dispatched; a lost dispatch is re-sent from the active-task
   // index when the runtime starts (and by the stuck-task sweeper), so the request still succeeds.
   await taskDispatcher.dispatch(task).catch((error) => {
-    console.error(JSON.stringify({ level: 'WARN', message: 'task dispatch failed; recovery will re-dispatch', task_id: task.task_id, error: String(error) }));
+    logger.warn('task dispatch failed; recovery will re-dispatch', { task_id: task.task_id, error: error as Error });
   });
   return task;
 }

@@ -6,8 +6,42 @@ import { getIntegerFromEnv } from '#shared/config/env';
 import { systemClock } from '#shared/domain/clock';
 import { decideEndpointDisable, nextAttemptDelaySeconds, nextFailingSince } from '#shared/domain/webhook-retry';
 import { signWebhook, type SigningSecrets } from '#shared/domain/webhook-signature';
-import { secretContext, type Webhook } from '#shared/domain/webhook';
+import { secretContext, type DeliveryAttempt, type Webhook } from '#shared/domain/webhook';
+import { addLogContext } from '#shared/observability/log-context';
+import { logger } from '#shared/observability/logger';
+import { recordMetric } from '#shared/observability/metrics';
 import { allowLoopbackWebhooks } from '#shared/services/webhooks';
+
+/** The task an event is about, read from the frozen body, so the deliverer's lines join the task's history. */
+function taskIdOf(body: string): string | undefined {
+  try {
+    const data = (JSON.parse(body) as { data?: { task_id?: unknown; task?: { task_id?: unknown } } }).data;
+    const taskId = data?.task_id ?? data?.task?.task_id;
+    return typeof taskId === 'string' ? taskId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type AttemptOutcome = 'succeeded' | 'retrying' | 'dead_lettered' | 'endpoint_disabled';
+
+/** One line and the metrics per attempt: the failed-deliveries query reads these fields. */
+function reportAttempt(attempt: DeliveryAttempt, outcome: AttemptOutcome, nextAttemptAt?: string): void {
+  recordMetric('webhookDeliveries', 1);
+  if (!attempt.ok) recordMetric('webhookDeliveryFailures', 1);
+  if (outcome === 'dead_lettered') recordMetric('webhookDeliveriesDeadLettered', 1);
+  const fields = {
+    attempt: attempt.attempt,
+    ok: attempt.ok,
+    outcome,
+    latency_ms: attempt.latency_ms,
+    ...(attempt.status_code !== undefined ? { status_code: attempt.status_code } : {}),
+    ...(attempt.error ? { delivery_error: attempt.error } : {}),
+    ...(nextAttemptAt ? { next_attempt_at: nextAttemptAt } : {}),
+  };
+  if (attempt.ok) logger.info('webhook delivery attempt', fields);
+  else logger.warn('webhook delivery attempt', fields);
+}
 
 async function signingSecrets(webhook: Webhook): Promise<SigningSecrets> {
   const context = secretContext(webhook);
@@ -31,6 +65,7 @@ function retryDelay(attempt: number): number | undefined {
 export async function attemptDelivery(message: DeliveryMessage): Promise<void> {
   const delivery = await webhookRepository.getDelivery(message.tenant_id, message.webhook_id, message.event_id);
   if (!delivery || delivery.status === 'succeeded' || message.attempt <= delivery.attempt_count) return;
+  addLogContext({ task_id: taskIdOf(delivery.body), event_type: delivery.event_type });
   const webhook = await webhookRepository.get(message.tenant_id, message.webhook_id);
   if (!webhook) return webhookRepository.finishWithoutAttempt(delivery, 'skipped', 'webhook_deleted');
   if (webhook.status !== 'enabled') return webhookRepository.finishWithoutAttempt(delivery, 'failed', 'endpoint_disabled');
@@ -38,7 +73,7 @@ export async function attemptDelivery(message: DeliveryMessage): Promise<void> {
   const now = systemClock.now();
   const headers = signWebhook({ body: delivery.body, eventId: delivery.event_id, eventType: delivery.event_type, timestamp: now, secrets: await signingSecrets(webhook) });
   const result = await deliverWebhook({ url: webhook.url, body: delivery.body, headers, allowLoopback: allowLoopbackWebhooks(), timeoutMs: getIntegerFromEnv('WEBHOOK_TIMEOUT_MS', 15_000) });
-  const attempt = {
+  const attempt: DeliveryAttempt = {
     attempt: message.attempt,
     at: now.toISOString(),
     ok: result.ok,
@@ -49,6 +84,7 @@ export async function attemptDelivery(message: DeliveryMessage): Promise<void> {
 
   if (result.ok) {
     await webhookRepository.recordAttempt(delivery, attempt, 'succeeded');
+    reportAttempt(attempt, 'succeeded');
     await webhookRepository.update(webhook.tenant_id, webhook.webhook_id, { last_success_at: now.toISOString() }, ['failing_since']).catch(() => undefined);
     return;
   }
@@ -63,14 +99,18 @@ export async function attemptDelivery(message: DeliveryMessage): Promise<void> {
     .catch(() => undefined);
   if (disable.disable) {
     await webhookRepository.recordAttempt(delivery, attempt, 'failed', { failure_reason: 'endpoint_disabled' });
+    reportAttempt(attempt, 'endpoint_disabled');
     return;
   }
   const delay = retryDelay(message.attempt);
   if (delay === undefined) {
     await deadLetterDelivery(message);
     await webhookRepository.recordAttempt(delivery, attempt, 'failed', { failure_reason: 'retries_exhausted' });
+    reportAttempt(attempt, 'dead_lettered');
     return;
   }
   await dispatchDelivery({ ...message, attempt: message.attempt + 1 }, delay);
-  await webhookRepository.recordAttempt(delivery, attempt, 'retrying', { next_attempt_at: new Date(now.getTime() + delay * 1000).toISOString() });
+  const nextAttemptAt = new Date(now.getTime() + delay * 1000).toISOString();
+  await webhookRepository.recordAttempt(delivery, attempt, 'retrying', { next_attempt_at: nextAttemptAt });
+  reportAttempt(attempt, 'retrying', nextAttemptAt);
 }

@@ -69,7 +69,8 @@ describe('task queues with the SQS emulator and DynamoDB Local', () => {
     const taskId = JSON.parse(response.body).task_id;
     expect(await receiveAll(provisioned.queueUrls[TASK_QUEUES.high.name])).toEqual([]);
     const messages = await receiveAll(provisioned.queueUrls[TASK_QUEUES.low.name]);
-    expect(messages.map((message) => JSON.parse(message.Body!))).toEqual([{ tenant_id: tenant, task_id: taskId }]);
+    // The request's correlation id rides along, so the worker logs under the same id.
+    expect(messages.map((message) => JSON.parse(message.Body!))).toEqual([{ tenant_id: tenant, task_id: taskId, correlation_id: expect.any(String) }]);
 
     const result = await runTask(sqsEvent(messages), context);
 

@@ -14,6 +14,8 @@ import type { ServiceEvent } from '#shared/domain/event';
 import type { StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
 import type { Task, TaskError } from '#shared/domain/task';
 import { sourceStatuses, transitionConflict, isDispatchable, type TaskStatus, type TaskTrigger } from '#shared/domain/task-state';
+import { logger } from '#shared/observability/logger';
+import { recordMetric } from '#shared/observability/metrics';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -36,6 +38,17 @@ const statusCondition = (trigger: TaskTrigger, task: Task) => {
     values: Object.fromEntries(sources.map((status, index) => [names[index], status])),
   };
 };
+
+/**
+ * Counts a task's terminal transition, here where it is applied exactly once (the conditional
+ * write that won), whichever path ended it: the worker, a cancel, the sweeper.
+ */
+function countTerminal(task: Task, status: 'complete' | 'failed' | 'cancelled', at: string, error?: TaskError): void {
+  const breakdown = { agent: task.agent, task_type: task.task_type };
+  recordMetric(status === 'complete' ? 'tasksCompleted' : status === 'failed' ? 'tasksFailed' : 'tasksCancelled', 1, breakdown);
+  recordMetric('taskDuration', Math.max(0, Date.parse(at) - Date.parse(task.created_at)), breakdown);
+  logger.info('task ended', { tenant_id: task.tenant_id, task_id: task.task_id, status, agent: task.agent, task_type: task.task_type, ...(error ? { error_code: error.code } : {}) });
+}
 
 export interface TaskListQuery {
   agent?: string;
@@ -218,6 +231,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
           ],
         }),
       );
+      countTerminal(task, to, event.created_at, fields.error as TaskError | undefined);
       return 'applied';
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
@@ -256,6 +270,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
       throw transitionConflict(current?.status ?? task.status, 'cancel');
     }
     const cancelled: Task = { ...task, status: 'cancelled', updated_at: event.created_at, completed_at: event.created_at };
+    countTerminal(task, 'cancelled', event.created_at);
     await this.discardArtifacts(cancelled);
     return { ...cancelled, artifacts: {} };
   }

@@ -2,6 +2,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from '#shared/adapters/sqs/client';
 import { getStringFromEnv } from '#shared/config/env';
 import { WEBHOOK_DELIVERY_QUEUE } from '#shared/config/topology';
+import { messageBody } from '#shared/adapters/sqs/message-body';
 
 export interface DeliveryMessage {
   tenant_id: string;
@@ -15,7 +16,7 @@ export async function dispatchDelivery(message: DeliveryMessage, delaySeconds = 
   await sqsClient().send(
     new SendMessageCommand({
       QueueUrl: getStringFromEnv(WEBHOOK_DELIVERY_QUEUE.urlEnv),
-      MessageBody: JSON.stringify(message),
+      MessageBody: messageBody(message),
       DelaySeconds: Math.max(0, Math.min(900, Math.round(delaySeconds))),
     }),
   );
@@ -23,5 +24,5 @@ export async function dispatchDelivery(message: DeliveryMessage, delaySeconds = 
 
 /** Dead-letters a delivery whose retries are exhausted, so operators see it in the DLQ too. */
 export async function deadLetterDelivery(message: DeliveryMessage): Promise<void> {
-  await sqsClient().send(new SendMessageCommand({ QueueUrl: getStringFromEnv(WEBHOOK_DELIVERY_QUEUE.deadLetterUrlEnv!), MessageBody: JSON.stringify({ ...message, reason: 'retries_exhausted' }) }));
+  await sqsClient().send(new SendMessageCommand({ QueueUrl: getStringFromEnv(WEBHOOK_DELIVERY_QUEUE.deadLetterUrlEnv!), MessageBody: messageBody({ ...message, reason: 'retries_exhausted' }) }));
 }

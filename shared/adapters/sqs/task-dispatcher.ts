@@ -2,6 +2,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from '#shared/adapters/sqs/client';
 import { getStringFromEnv } from '#shared/config/env';
 import { TASK_QUEUES } from '#shared/config/topology';
+import { messageBody } from '#shared/adapters/sqs/message-body';
 import type { TaskDispatcher } from '#shared/domain/ports';
 import type { TaskPriority } from '#shared/domain/task';
 import { taskMessageSchema, type TaskMessage } from '#shared/domain/task-message';
@@ -13,7 +14,7 @@ import { taskMessageSchema, type TaskMessage } from '#shared/domain/task-message
  */
 async function send(queueUrl: string, message: TaskMessage, delaySeconds?: number): Promise<void> {
   const body = taskMessageSchema.parse(message);
-  await sqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body), MessageGroupId: body.tenant_id, DelaySeconds: delaySeconds }));
+  await sqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: messageBody(body), MessageGroupId: body.tenant_id, DelaySeconds: delaySeconds }));
 }
 
 /** One queue per priority; consumers drain `high` before `normal` before `low`. */
