@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build, type Metafile } from 'esbuild';
-import { scanDetectorWorker } from '#shared/config/topology';
+import { build } from 'esbuild';
 import { repositoryRoot } from '#lib/local/handler-loader';
+import { CDK_BUNDLING, HEAVY, packageBytes, unneededPackages } from './bundle-contents';
 import type { BenchFunction } from './functions';
 import { progress } from './progress';
 import type { BundleReport, BundleResult } from './results';
@@ -14,72 +14,11 @@ import { median } from './stats';
 
 const run = promisify(execFile);
 
-/**
- * The bundling options of `GatehouseFunction` (lib/constructs/gatehouse-function.ts), for esbuild's
- * API: ESM, minified, node22, `module` before `main`, the createRequire banner, nothing external.
- */
-const CDK_BUNDLING = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  minify: true,
-  sourcemap: true,
-  mainFields: ['module', 'main'],
-  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-  external: [],
-  metafile: true,
-  logLevel: 'silent',
-} as const;
-
 /** The floor: a handler that only imports the DynamoDB client and creates it at load, as handlers do. */
 const FLOOR_SOURCE = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 const client = new DynamoDBClient({});
 export const handler = async () => ({ statusCode: 200, body: client ? 'ok' : '' });
 `;
-
-/** Packages worth naming when a bundle carries them. */
-const HEAVY = /^(jsdom|axe-core|pdfkit|csv-stringify|nodemailer|@aws-sdk\/client-[a-z0-9-]+|@aws-sdk\/s3-request-presigner|@aws-lambda-powertools\/tracer|aws-xray-sdk-core)$/;
-
-/**
- * Which declared access each heavy package serves. A bundle that includes a package whose
- * condition is false for its function bundles code it never calls.
- */
-const NEEDED_FOR: { pattern: RegExp; needed: (fn: BenchFunction) => boolean }[] = [
-  { pattern: /^@aws-sdk\/client-dynamodb$/, needed: (fn) => fn.access.table !== 'none' },
-  { pattern: /^@aws-sdk\/client-dynamodb-streams$/, needed: () => false },
-  { pattern: /^@aws-sdk\/client-sqs$/, needed: ({ access }) => Boolean(access.dispatchTasks || access.dispatchToolCalls || access.dispatchDeliveries || ('dispatchScans' in access && access.dispatchScans)) },
-  { pattern: /^@aws-sdk\/client-scheduler$/, needed: ({ access }) => Boolean(access.schedules) },
-  { pattern: /^(@aws-sdk\/client-sesv2|nodemailer)$/, needed: ({ access }) => 'sendMail' in access && Boolean(access.sendMail) },
-  { pattern: /^@aws-sdk\/client-kms$/, needed: ({ access }) => Boolean(('encryptSecrets' in access && access.encryptSecrets) || ('decryptSecrets' in access && access.decryptSecrets)) },
-  { pattern: /^(@aws-sdk\/client-s3|@aws-sdk\/s3-request-presigner|pdfkit|csv-stringify)$/, needed: ({ access }) => 'exportBucket' in access && Boolean(access.exportBucket) },
-  // The accessibility rules run on a DOM: in the detector worker, and in exports that re-render findings.
-  { pattern: /^(jsdom|axe-core)$/, needed: (fn) => fn.handler === scanDetectorWorker.handler || ('exportBucket' in fn.access && Boolean(fn.access.exportBucket)) },
-];
-
-/** `node_modules/@scope/name/lib/x.js` → `@scope/name`; the project's own files → undefined. */
-export function packageOf(path: string): string | undefined {
-  const at = path.lastIndexOf('node_modules/');
-  if (at < 0) return undefined;
-  const parts = path.slice(at + 'node_modules/'.length).split('/');
-  return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
-}
-
-/** Bytes each package contributes to the output, from esbuild's metafile. */
-export function packageBytes(metafile: Metafile): Map<string, number> {
-  const bytes = new Map<string, number>();
-  for (const output of Object.values(metafile.outputs)) {
-    for (const [path, input] of Object.entries(output.inputs)) {
-      const name = packageOf(path);
-      if (name) bytes.set(name, (bytes.get(name) ?? 0) + input.bytesInOutput);
-    }
-  }
-  return bytes;
-}
-
-export function unneededPackages(fn: BenchFunction, packages: Iterable<string>): string[] {
-  return [...packages].filter((name) => NEEDED_FOR.some((rule) => rule.pattern.test(name) && !rule.needed(fn))).sort();
-}
 
 async function bundle(outdir: string, entry: { file: string } | { source: string }): Promise<{ file: string; bytes: number; packages: Map<string, number> }> {
   mkdirSync(outdir, { recursive: true });

@@ -1,7 +1,8 @@
 import { eventRepository } from '#shared/adapters/dynamodb/event-repository';
 import type { TaskStatus } from '#shared/domain/task-state';
 import { listScanFindings } from '#shared/services/findings';
-import { createTask as createTaskDirectly, getTask, listTasks } from '#shared/services/tasks';
+import { createTask as createTaskDirectly } from '#shared/services/task-creation';
+import { getTask, listTasks } from '#shared/services/tasks';
 import { listEventsQuery } from '#functions/events/schemas';
 import { listFindingsQuery } from '#functions/scans/schemas';
 import { createTaskBody, listTasksQuery } from '#functions/tasks/schemas';

@@ -1,6 +1,6 @@
 import { jsonResponse } from '#shared/http/response';
 import { routeHandler } from '#shared/http/route-handler';
-import { createScan } from '#shared/services/scans';
+import { createScan } from '#shared/services/scan-creation';
 import { createScanBody, projectParams } from '#functions/scans/schemas';
 
 /** POST /projects/{id}/scans → 201 pending, with the detectors and an estimate from past scans. */

@@ -1,7 +1,7 @@
 import { renderTask } from '#shared/domain/task';
 import { jsonResponse } from '#shared/http/response';
 import { routeHandler } from '#shared/http/route-handler';
-import { createTask } from '#shared/services/tasks';
+import { createTask } from '#shared/services/task-creation';
 import { createTaskBody } from '#functions/tasks/schemas';
 
 /** POST /tasks: slug shape → 202 queued; identifier shape → 201 pending. */

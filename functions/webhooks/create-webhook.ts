@@ -1,7 +1,7 @@
 import { renderWebhook } from '#shared/domain/webhook';
 import { jsonResponse } from '#shared/http/response';
 import { routeHandler } from '#shared/http/route-handler';
-import { createWebhook } from '#shared/services/webhooks';
+import { createWebhook } from '#shared/services/webhook-secrets';
 import { createWebhookBody } from '#functions/webhooks/schemas';
 
 /** POST /webhooks → 201; the secret is stored encrypted and never returned. */

@@ -1,6 +1,6 @@
 import { jsonResponse } from '#shared/http/response';
 import { routeHandler } from '#shared/http/route-handler';
-import { recoverDeliveries } from '#shared/services/webhooks';
+import { recoverDeliveries } from '#shared/services/webhook-redelivery';
 import { recoverBody, webhookParams } from '#functions/webhooks/schemas';
 
 /** POST /webhooks/{id}/recover {since} → 202 with how many failed deliveries were queued again. */

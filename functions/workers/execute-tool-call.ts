@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { observedHandler } from '#shared/observability/observed-handler';
 import { observeRecord } from '#shared/observability/record-context';
-import { executeToolCall } from '#shared/services/approvals';
+import { executeToolCall } from '#shared/services/tool-calls';
 
 const processor = new BatchProcessor(EventType.SQS);
 const toolCallMessage = z.object({ tenant_id: z.string().min(1), approval_id: z.string().min(1) }).strict();

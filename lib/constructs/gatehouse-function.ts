@@ -62,8 +62,8 @@ const CIPHER_ENV: Pick<typeof SECRET_CIPHER_ENV, 'backend' | 'kmsKeyId'> = { bac
  * What a function may be bound to. Task queues are keyed by priority so their URL env names are
  * known. `scheduleTargets` are the functions one-time schedules invoke, by target name.
  */
-/** Handlers whose bundle includes jsdom: the detector worker, and the export (the accessibility rules). */
-const JSDOM_HANDLERS: ReadonlySet<string> = new Set(['functions/workers/run-detector.ts', 'functions/scans/export-scan.ts']);
+/** Handlers whose bundle includes jsdom: the detector worker only (test/infra/bundle-contents.test.ts). */
+const JSDOM_HANDLERS: ReadonlySet<string> = new Set(['functions/workers/run-detector.ts']);
 
 function bundlesJsdom(handlerFile: string): boolean {
   return JSDOM_HANDLERS.has(handlerFile);

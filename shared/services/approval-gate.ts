@@ -10,7 +10,7 @@ import type { ApprovalGate, StepOutcome } from '#shared/domain/ports';
 import type { Task } from '#shared/domain/task';
 import { logger } from '#shared/observability/logger';
 import { recordMetric } from '#shared/observability/metrics';
-import { approvalEvent } from '#shared/services/approvals';
+import { approvalEvent } from '#shared/services/approval-events';
 
 /**
  * Creates approvals for the agent runner. The expiry schedule is created before the approval is

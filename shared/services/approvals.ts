@@ -1,38 +1,22 @@
 import { approvalRepository, type ResolutionWrites } from '#shared/adapters/dynamodb/approval-repository';
 import { artifactRepository } from '#shared/adapters/dynamodb/artifact-repository';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
-import { mailer } from '#shared/adapters/mail/mailer';
 import { scheduler } from '#shared/adapters/scheduler/scheduler';
 import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
 import { dispatchToolCall } from '#shared/adapters/sqs/tool-call-dispatcher';
 import { decisionOf, isExpired, validateModifiedAction, type Approval, type ApprovalStatus } from '#shared/domain/approval';
 import { systemClock } from '#shared/domain/clock';
 import { ConflictError, NotFoundError } from '#shared/domain/errors';
-import type { EventType, ServiceEvent } from '#shared/domain/event';
-import { newId } from '#shared/domain/ids';
 import type { Artifact } from '#shared/domain/artifact';
 import { artifactExpiry } from '#shared/domain/retention';
 import type { Task } from '#shared/domain/task';
 import { retentionStamps } from '#shared/services/retention-stamps';
 import { logger } from '#shared/observability/logger';
 import { recordMetric } from '#shared/observability/metrics';
+import { approvalEvent } from '#shared/services/approval-events';
 
 /** Writes that lose a race are re-read and tried again this many times before answering 409. */
 const ATTEMPTS = 4;
-
-export function approvalEvent(type: EventType, approval: Approval, data: Record<string, unknown>): ServiceEvent {
-  const now = systemClock.now();
-  return {
-    event_id: newId('evt', now.getTime()),
-    type,
-    created_at: now.toISOString(),
-    tenant_id: approval.tenant_id,
-    task_id: approval.task_id,
-    agent: approval.agent,
-    approval_id: approval.approval_id,
-    data: { approval_id: approval.approval_id, task_id: approval.task_id, ...data },
-  };
-}
 
 /**
  * The approval's gated artifact while it still awaits the decision. Deleted or expired ones are
@@ -160,39 +144,4 @@ export async function getApproval(tenantId: string, approvalId: string): Promise
 export async function listApprovals(tenantId: string, query: { status: ApprovalStatus; agent?: string; taskId?: string; limit: number; cursor?: string }) {
   await expireOverdue(tenantId);
   return approvalRepository.list(tenantId, query);
-}
-
-/**
- * The tool proxy: executes an approved action exactly once per approval (the mailer is keyed by
- * the approval id), records `tool_call.executed` and resumes the task. Safe to repeat at any point.
- */
-export async function executeToolCall(tenantId: string, approvalId: string): Promise<void> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const approval = await approvalRepository.get(tenantId, approvalId);
-    if (!approval || approval.status !== 'approved') return;
-    const task = await taskRepository.load(tenantId, approval.task_id);
-    if (approval.execution) {
-      if (task?.status === 'awaiting_approval' && !task.decisions?.[String(approval.step)]) {
-        if (await approvalRepository.resumeTask(task, approval.step, decisionOf(approval), systemClock.now().toISOString())) await taskDispatcher.dispatch(task).catch(() => undefined);
-      }
-      return;
-    }
-    const result = await execute(approval);
-    const execution = { status: 'executed' as const, executed_at: systemClock.now().toISOString(), result };
-    const resume = task?.status === 'awaiting_approval' ? { task, decision: decisionOf(approval) } : undefined;
-    const event = approvalEvent('tool_call.executed', approval, { tool: approval.action.type, result });
-    if (await approvalRepository.recordExecution(approval, execution, event, resume)) {
-      if (resume) await taskDispatcher.dispatch(resume.task).catch(() => undefined);
-      return;
-    }
-  }
-  throw new Error(`Tool call of approval ${approvalId} could not be recorded; it will be retried.`);
-}
-
-async function execute(approval: Approval): Promise<Record<string, unknown>> {
-  const { action } = approval;
-  if (action.type !== 'mail.send') throw new Error(`No tool executes actions of type '${action.type}'.`);
-  const sender = mailer();
-  const sent = await sender.send({ from: sender.from, to: String(action.to), subject: String(action.subject), body: String(action.body), idempotencyKey: approval.approval_id });
-  return { message_id: sent.message_id, to: action.to };
 }

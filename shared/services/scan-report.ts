@@ -1,6 +1,5 @@
 import { scanRepository } from '#shared/adapters/dynamodb/scan-repository';
-import { detectorNamed } from '#shared/scans/detectors/registry';
-import { accessibilityRules, wcagLevelFrom } from '#shared/scans/detectors/accessibility';
+import { detectorRules } from '#shared/scans/detectors/rule-catalog';
 import type { ReportDetector, ScanReport } from '#shared/scans/exports/scan-report';
 import { renderFinding } from '#shared/scans/finding';
 import type { RuleDescription } from '#shared/scans/model';
@@ -18,7 +17,7 @@ export async function buildScanReport(tenantId: string, scanId: string): Promise
   });
   const used = new Set(reported.map((finding) => finding.rule_id));
   const rules: RuleDescription[] = scan.detectors
-    .flatMap((name) => (name === 'accessibility' ? accessibilityRules(wcagLevelFrom(scan.detector_options.accessibility ?? {})) : detectorNamed(name).rules))
+    .flatMap((name) => detectorRules(name, scan.detector_options[name] ?? {}))
     .filter((rule) => used.has(rule.rule_id));
   const detectors: ReportDetector[] = scan.detectors.map((name) => {
     const run = scan.runs[name];

@@ -1,79 +1,8 @@
-import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
 import { taskRepository, type TaskListQuery } from '#shared/adapters/dynamodb/task-repository';
-import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
-import { findAgentBySlug } from '#shared/agents/catalog';
 import { systemClock } from '#shared/domain/clock';
-import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
+import { NotFoundError } from '#shared/domain/errors';
 import { taskEvent } from '#shared/domain/events';
-import { newId } from '#shared/domain/ids';
-import type { Task, TaskPriority } from '#shared/domain/task';
-import { initialStatus, type TaskShape } from '#shared/domain/task-state';
-import { addLogContext } from '#shared/observability/log-context';
-import { logger } from '#shared/observability/logger';
-import { recordMetric } from '#shared/observability/metrics';
-
-export interface CreateTaskRequest {
-  shape: TaskShape;
-  /** The slug (slug shape) or agent_id (identifier shape) the client named. */
-  agentReference: string;
-  task_type: string;
-  input: Record<string, unknown>;
-  priority: TaskPriority;
-  session_id?: string;
-}
-
-/**
- * Creates a task for a deployed agent and hands it to the workers. Input that breaks the task
- * type's schema is accepted here and fails the task later with `malformed_input` (decisions.md).
- */
-export async function createTask(tenantId: string, request: CreateTaskRequest): Promise<Task> {
-  const deployments = await agentRepository.list(tenantId);
-  const field = request.shape === 'slug' ? 'body.agent' : 'body.agent_id';
-  let deployment;
-  if (request.shape === 'slug') {
-    const agent = findAgentBySlug(request.agentReference);
-    if (!agent) throw new InvalidRequestError(`Unknown agent '${request.agentReference}'.`, [{ path: field, message: 'not a built-in agent' }], 'unknown_agent');
-    deployment = deployments.find((candidate) => candidate.agent_slug === agent.manifest.slug);
-    if (!deployment) {
-      throw new InvalidRequestError(`Agent '${request.agentReference}' is not deployed for this tenant. Deploy it with POST /v1/agents/deploy first.`, [{ path: field, message: 'not deployed' }], 'agent_not_deployed');
-    }
-  } else {
-    deployment = deployments.find((candidate) => candidate.agent_id === request.agentReference);
-    if (!deployment) throw new InvalidRequestError(`No deployed agent has id '${request.agentReference}'.`, [{ path: field, message: 'unknown agent_id' }], 'agent_not_deployed');
-  }
-  const manifest = findAgentBySlug(deployment.agent_slug)!.manifest;
-  if (!manifest.task_types.some((taskType) => taskType.task_type === request.task_type)) {
-    const known = manifest.task_types.map((taskType) => taskType.task_type).join(', ');
-    throw new InvalidRequestError(`Agent '${manifest.slug}' has no task type '${request.task_type}'.`, [{ path: 'body.task_type', message: `must be one of: ${known}` }], 'unknown_task_type');
-  }
-  const now = systemClock.now();
-  const task: Task = {
-    task_id: newId('tsk', now.getTime()),
-    tenant_id: tenantId,
-    shape: request.shape,
-    agent: deployment.agent_slug,
-    agent_id: deployment.agent_id,
-    task_type: request.task_type,
-    input: request.input,
-    status: initialStatus(request.shape),
-    priority: request.priority,
-    ...(request.session_id ? { session_id: request.session_id } : {}),
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    step: 0,
-    artifacts: {},
-    decisions: {},
-  };
-  await taskRepository.create(task, taskEvent('task.created', task, { agent: task.agent, task_type: task.task_type, status: task.status }, systemClock));
-  addLogContext({ task_id: task.task_id });
-  recordMetric('tasksCreated', 1, { agent: task.agent, task_type: task.task_type });
-  // The task is durable before it is dispatched; a lost dispatch is re-sent from the active-task
-  // index when the runtime starts (and by the stuck-task sweeper), so the request still succeeds.
-  await taskDispatcher.dispatch(task).catch((error) => {
-    logger.warn('task dispatch failed; recovery will re-dispatch', { task_id: task.task_id, error: error as Error });
-  });
-  return task;
-}
+import type { Task } from '#shared/domain/task';
 
 export async function getTask(tenantId: string, taskId: string): Promise<Task> {
   const task = await taskRepository.load(tenantId, taskId);

@@ -5,56 +5,14 @@
  */
 import axe from 'axe-core';
 import { JSDOM, VirtualConsole } from 'jsdom';
-import { InvalidRequestError } from '#shared/domain/errors';
-import type { DetectedFinding, Detector, DetectorInput, FetchedPage, FindingLocation, RuleDescription, Severity } from '#shared/scans/model';
-import { criterionUrls, type WcagLevel } from '#shared/scans/detectors/wcag-criteria';
+import type { DetectedFinding, Detector, DetectorInput, FetchedPage, FindingLocation } from '#shared/scans/model';
+import { accessibilityRules, EXCLUDED_TAGS, LEVEL_TAGS, RULE_PREFIX, sentence, severityForImpact, tagsFor, wcagLevelFrom, type AxeRuleEntry } from '#shared/scans/detectors/accessibility-rules';
+import { criterionUrls } from '#shared/scans/detectors/wcag-criteria';
 
-export const WCAG_LEVELS = ['A', 'AA', 'AAA'] as const satisfies readonly WcagLevel[];
-export const DEFAULT_WCAG_LEVEL: WcagLevel = 'AA';
-
-const RULE_PREFIX = 'accessibility.';
 const SNIPPET_LIMIT = 500;
 
-// Each WCAG version tags its new criteria separately (wcag2a, wcag21a, wcag22a), and a level
-// includes the levels below it, so the tag set for a level is cumulative over both axes.
-const LEVEL_TAGS: Record<WcagLevel, readonly string[]> = {
-  A: ['wcag2a', 'wcag21a', 'wcag22a'],
-  AA: ['wcag2aa', 'wcag21aa', 'wcag22aa'],
-  AAA: ['wcag2aaa', 'wcag21aaa', 'wcag22aaa'],
-};
-
-// axe skips rules carrying these tags unless the run names them; our runs never do, so neither
-// does the rule list (axe-core's default `tagExclude`).
-const EXCLUDED_TAGS = ['experimental', 'deprecated'];
-
-// Our severity scale is shared with the security detector, where `critical` means an exploitable
-// compromise; an axe `critical` (a user is blocked) therefore maps one step down, and so on.
-const SEVERITY_BY_IMPACT: Record<NonNullable<axe.ImpactValue>, Severity> = {
-  critical: 'high',
-  serious: 'medium',
-  moderate: 'low',
-  minor: 'info',
-};
-const FALLBACK_SEVERITY: Severity = 'medium';
-
-/** The axe tags that select the WCAG 2.0–2.2 rules up to and including `level`. */
-export function tagsFor(level: WcagLevel): string[] {
-  const upTo = WCAG_LEVELS.slice(0, WCAG_LEVELS.indexOf(level) + 1);
-  return upTo.flatMap((l) => LEVEL_TAGS[l]);
-}
-
-/** Reads `wcag_level` from the detector options; absent means AA, anything else is refused. */
-export function wcagLevelFrom(options: Record<string, unknown>): WcagLevel {
-  const value = options.wcag_level;
-  if (value === undefined) return DEFAULT_WCAG_LEVEL;
-  if (typeof value === 'string' && (WCAG_LEVELS as readonly string[]).includes(value)) return value as WcagLevel;
-  throw new InvalidRequestError('wcag_level must be one of A, AA, AAA', [{ path: 'options.wcag_level', message: 'expected A, AA or AAA' }]);
-}
-
-/** Maps an axe impact to our severity; absent impact (never seen for violations) becomes medium. */
-export function severityForImpact(impact: axe.ImpactValue | null | undefined): Severity {
-  return impact ? SEVERITY_BY_IMPACT[impact] : FALLBACK_SEVERITY;
-}
+/** All levels' tags: the table keeps only these of a rule's tags, since levels select by them alone. */
+const ALL_LEVEL_TAGS = new Set(Object.values(LEVEL_TAGS).flat());
 
 // axe's public getRules() omits a rule's declared impact; the loaded audit has it.
 function declaredImpact(ruleId: string): axe.ImpactValue | undefined {
@@ -62,21 +20,28 @@ function declaredImpact(ruleId: string): axe.ImpactValue | undefined {
   return audit?.rules?.find((r) => r.id === ruleId)?.impact;
 }
 
-/** The rules a scan at `level` can report, in axe's order. */
-export function accessibilityRules(level: WcagLevel): RuleDescription[] {
+/**
+ * The rule table of the installed axe-core, in axe's order, with the rules some level runs.
+ * `npm run generate:accessibility-rules` writes it to accessibility-rule-table.ts; a unit test
+ * fails when the two differ (after an axe-core upgrade).
+ */
+export function axeRuleTable(): AxeRuleEntry[] {
   return axe
-    .getRules(tagsFor(level))
+    .getRules()
     .filter((rule) => !rule.tags.some((tag) => EXCLUDED_TAGS.includes(tag)))
-    .map((rule) => ({
-      rule_id: `${RULE_PREFIX}${rule.ruleId}`,
-      detector: 'accessibility',
-      name: rule.ruleId,
-      short_description: rule.help,
-      full_description: rule.description,
-      help: `${sentence(rule.help)} ${sentence(rule.description)} See ${rule.helpUrl}`,
-      help_url: rule.helpUrl,
-      default_severity: severityForImpact(declaredImpact(rule.ruleId)),
-    }));
+    .map((rule) => {
+      const impact = declaredImpact(rule.ruleId);
+      return {
+        id: rule.ruleId,
+        help: rule.help,
+        description: rule.description,
+        help_url: rule.helpUrl,
+        level_tags: rule.tags.filter((tag) => ALL_LEVEL_TAGS.has(tag)),
+        ...(impact ? { impact } : {}),
+      };
+    })
+    // Rules no WCAG level selects (best practices) are never run, so never described.
+    .filter((rule) => rule.level_tags.length > 0);
 }
 
 /**
@@ -93,11 +58,6 @@ function isHtmlPage(page: FetchedPage): boolean {
 function selectorText(target: axe.UnlabelledFrameSelector): string {
   // Shadow-DOM paths and frame paths have no single CSS selector; ' >>> ' marks each boundary.
   return target.map((part) => (Array.isArray(part) ? part.join(' >>> ') : part)).join(' >>> ');
-}
-
-/** Ends a text with a full stop unless it already ends a sentence. */
-function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 function truncate(text: string, limit: number): string {

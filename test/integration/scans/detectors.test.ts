@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawl, makeOriginFetcher } from '#shared/scans/crawler/crawl';
 import { cvssBaseScore, severityOfScore } from '#shared/scans/cvss';
-import { AI_READINESS_RULES, aiReadinessDetector } from '#shared/scans/detectors/ai-readiness';
-import { SECURITY_RULES, securityDetector } from '#shared/scans/detectors/security';
+import { aiReadinessDetector } from '#shared/scans/detectors/ai-readiness';
+import { AI_READINESS_RULES } from '#shared/scans/detectors/ai-readiness-rules';
+import { securityDetector } from '#shared/scans/detectors/security';
+import { SECURITY_RULES } from '#shared/scans/detectors/security-rules';
 import type { CrawlResult, DetectedFinding, DetectorInput, FetchedPage, FindingLocation, OriginFetcher } from '#shared/scans/model';
 import { startTestSite, type TestSite } from '../../support/test-site-server';
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanRepository } from '#shared/adapters/dynamodb/scan-repository';
 import { runDetector } from '#shared/services/scan-runner';
-import { createProject, createScan } from '#shared/services/scans';
+import { createScan } from '#shared/services/scan-creation';
+import { createProject } from '#shared/services/scans';
 import { renderScan } from '#shared/scans/scan';
 import { provisionForTest, uniqueTenant } from '../../support/provisioned';
 import { startTestSite, type TestSite } from '../../support/test-site-server';

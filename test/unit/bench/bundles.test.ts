@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packageOf, unneededPackages } from '../../../bench/bundles';
+import { packageOf, unneededPackages } from '../../../bench/bundle-contents';
 import { benchFunctions } from '../../../bench/functions';
 
 const fn = (handler: string) => benchFunctions().find((candidate) => candidate.handler === handler)!;
@@ -18,7 +18,8 @@ describe('bundle contents against declared access', () => {
     expect(unneededPackages(fn('functions/tasks/create-task.ts'), packages)).toEqual(['@aws-sdk/client-sesv2', 'jsdom', 'nodemailer']);
     expect(unneededPackages(fn('functions/workers/execute-tool-call.ts'), packages)).toEqual(['jsdom']);
     expect(unneededPackages(fn('functions/workers/run-detector.ts'), ['jsdom', 'axe-core', 'pdfkit'])).toEqual(['pdfkit']);
-    expect(unneededPackages(fn('functions/scans/export-scan.ts'), ['jsdom', 'axe-core', 'pdfkit', '@aws-sdk/client-s3'])).toEqual([]);
+    expect(unneededPackages(fn('functions/scans/export-scan.ts'), ['jsdom', 'axe-core', 'pdfkit', '@aws-sdk/client-s3'])).toEqual(['axe-core', 'jsdom']);
+    expect(unneededPackages(fn('functions/workers/restamp-retention.ts'), ['@aws-sdk/client-sqs'])).toEqual([]);
   });
 
   it('lists every function of the route table and topology once', () => {

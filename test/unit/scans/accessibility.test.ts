@@ -1,7 +1,12 @@
 import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '#shared/domain/errors';
-import { accessibilityDetector, accessibilityRules, severityForImpact, tagsFor } from '#shared/scans/detectors/accessibility';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { accessibilityDetector, axeRuleTable } from '#shared/scans/detectors/accessibility';
+import { accessibilityRules, EXCLUDED_TAGS, severityForImpact, tagsFor } from '#shared/scans/detectors/accessibility-rules';
+import { AXE_RULES } from '#shared/scans/detectors/accessibility-rule-table';
+import { RULE_TABLE_FILE, ruleTableSource } from '../../../bin/generate-accessibility-rules';
 import { criterionForTag, criterionUrls, isCriterionTag } from '#shared/scans/detectors/wcag-criteria';
 import type { DetectedFinding, FetchedPage } from '#shared/scans/model';
 
@@ -252,6 +257,24 @@ describe('accessibility rules', () => {
     });
     expect(rule?.help_url).toMatch(/^https:\/\/dequeuniversity\.com\/rules\/axe\/4\.\d+\/image-alt/);
     expect(rule?.help).toContain(rule?.help_url);
+  });
+
+  it('keeps the generated rule table in step with the installed axe-core (npm run generate:accessibility-rules)', () => {
+    const source = readFileSync(join(import.meta.dirname, '../../..', RULE_TABLE_FILE), 'utf8');
+
+    expect(AXE_RULES).toEqual(axeRuleTable());
+    expect(source).toBe(ruleTableSource(axeRuleTable()));
+  });
+
+  it('lists per level exactly the rules axe runs at that level, in axe order', () => {
+    for (const level of ['A', 'AA', 'AAA'] as const) {
+      const fromAxe = axe
+        .getRules(tagsFor(level))
+        .filter((rule) => !rule.tags.some((tag) => EXCLUDED_TAGS.includes(tag)))
+        .map((rule) => `accessibility.${rule.ruleId}`);
+
+      expect(accessibilityRules(level).map((rule) => rule.rule_id)).toEqual(fromAxe);
+    }
   });
 
   it('maps axe impact to severity one step below, since critical is kept for security', () => {

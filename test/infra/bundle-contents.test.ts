@@ -1,0 +1,55 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleContents, unneededPackages, type BundleContents } from '../../bench/bundle-contents';
+import { benchFunctions } from '../../bench/functions';
+
+/**
+ * Every function bundles only what its declared access lets it call (issue 5): a read-only route
+ * that imports a service which also dispatches carries the SQS client; a webhook read that imports
+ * the cipher carries KMS; the export that imports the detector carries jsdom. Bundled as CDK does
+ * (bench/bundle-contents.ts), in memory, all functions in one esbuild run.
+ */
+describe('function bundle contents', () => {
+  let bundles: BundleContents[];
+
+  beforeAll(async () => {
+    bundles = await bundleContents(benchFunctions());
+  }, 120_000);
+
+  it('bundles no package a function’s declared access never uses', () => {
+    const offenders = bundles.map(({ fn, packages }) => ({ handler: fn.handler, unneeded: unneededPackages(fn, packages.keys()) })).filter(({ unneeded: names }) => names.length > 0);
+
+    expect(offenders).toEqual([]);
+  });
+
+  it('bundles the client of every grant it declares: a flag whose client is missing is a grant nothing uses', () => {
+    const clientOf: Record<string, string> = {
+      dispatchTasks: '@aws-sdk/client-sqs',
+      dispatchToolCalls: '@aws-sdk/client-sqs',
+      dispatchDeliveries: '@aws-sdk/client-sqs',
+      dispatchScans: '@aws-sdk/client-sqs',
+      dispatchRetention: '@aws-sdk/client-sqs',
+      schedules: '@aws-sdk/client-scheduler',
+      sendMail: '@aws-sdk/client-sesv2',
+      encryptSecrets: '@aws-sdk/client-kms',
+      decryptSecrets: '@aws-sdk/client-kms',
+      exportBucket: '@aws-sdk/client-s3',
+    };
+    const unused = bundles.flatMap(({ fn, packages }) =>
+      Object.entries(fn.access)
+        .filter(([name, granted]) => granted === true && name in clientOf && !packages.has(clientOf[name]))
+        .map(([name]) => `${fn.handler}: ${name}`),
+    );
+
+    expect(unused).toEqual([]);
+  });
+
+  it('keeps the mailer in the tool proxy, KMS in the cipher’s functions, jsdom in the detector worker', () => {
+    const holders = (name: string) => bundles.filter(({ packages }) => packages.has(name)).map(({ fn }) => fn.handler).sort();
+
+    expect(holders('nodemailer')).toEqual(['functions/workers/execute-tool-call.ts']);
+    expect(holders('@aws-sdk/client-sesv2')).toEqual(['functions/workers/execute-tool-call.ts']);
+    expect(holders('jsdom')).toEqual(['functions/workers/run-detector.ts']);
+    expect(holders('axe-core')).toEqual(['functions/workers/run-detector.ts']);
+    expect(holders('@aws-sdk/client-kms')).toEqual(['functions/webhooks/create-webhook.ts', 'functions/webhooks/rotate-webhook-secret.ts', 'functions/workers/deliver-webhook.ts']);
+  });
+});
