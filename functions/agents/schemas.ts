@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '#shared/zod';
 import { agentIdParam } from '#shared/http/common-schemas';
 
 export const deployAgentBody = z.object({ agent_slug: z.string().min(1).max(64), name: z.string().min(1).max(200).optional() }).strict();

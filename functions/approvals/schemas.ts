@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '#shared/zod';
 
 export const approvalParams = z.object({ approval_id: z.string().min(1).max(64) });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '#shared/zod';
 import { artifactIdParam, taskIdParam } from '#shared/http/common-schemas';
 
 export const artifactParams = z.object({ artifact_id: artifactIdParam });

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from '#shared/zod';
 import { eventRepository, lastIdAt } from '#shared/adapters/dynamodb/event-repository';
 import { findAgentBySlug } from '#shared/agents/catalog';
 import { API_VERSION } from '#functions/routes';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '#shared/zod';
 import { DETECTORS, SEVERITIES } from '#shared/scans/model';
 import { DISMISS_REASONS } from '#shared/scans/finding';
 

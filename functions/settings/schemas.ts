@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '#shared/zod';
 import { LONGEST_RETENTION_DAYS } from '#shared/domain/retention';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '#shared/zod';
 import { TASK_STATUSES } from '#shared/domain/task-state';
 import { taskIdParam } from '#shared/http/common-schemas';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '#shared/zod';
 import { EVENT_TYPES } from '#shared/domain/event';
 
 const eventTypes = z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length);

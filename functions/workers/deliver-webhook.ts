@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from '#shared/zod';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { observedHandler } from '#shared/observability/observed-handler';
 import { observeRecord } from '#shared/observability/record-context';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '#shared/zod';
 
 /**
  * The body of a retention re-stamp message: the tenant, the settings version the job applies (a

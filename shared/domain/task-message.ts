@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '#shared/zod';
 
 /** The body of a task-queue message: just enough to find the task; the table holds the rest. */
 export const taskMessageSchema = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '#shared/zod';
 
 /** Path identifiers: anything that cannot be an id is simply not found, never a server error. */
 export const taskIdParam = z.string().min(1).max(64);

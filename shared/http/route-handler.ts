@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from '#shared/zod';
 import { InvalidRequestError, type FieldError } from '#shared/domain/errors';
 import { errorMapper } from '#shared/http/error-mapper';
 import { idempotency } from '#shared/http/idempotency';

@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from '#shared/zod';
 import { wellFormedCorrelationId } from '#shared/observability/correlation';
 import { currentCorrelationId } from '#shared/observability/log-context';
 import { logger } from '#shared/observability/logger';

@@ -4,7 +4,6 @@
  */
 import { toCsv } from '#shared/scans/exports/csv';
 import { toJson } from '#shared/scans/exports/json';
-import { toPdf } from '#shared/scans/exports/pdf';
 import { toSarif } from '#shared/scans/exports/sarif';
 import type { ScanReport } from '#shared/scans/exports/scan-report';
 
@@ -25,7 +24,9 @@ const FORMATS: Record<ExportFormat, { contentType: string; extension: string; re
     render: (report) => Buffer.from(`${JSON.stringify(toSarif(report), null, 2)}\n`, 'utf8'),
   },
   csv: { contentType: 'text/csv; charset=utf-8', extension: 'csv', render: toCsv },
-  pdf: { contentType: 'application/pdf', extension: 'pdf', render: toPdf },
+  // Loaded on first use: pdfkit with its fonts and brotli is most of the export's bundle, and
+  // evaluating it at cold start would slow every other format's first answer.
+  pdf: { contentType: 'application/pdf', extension: 'pdf', render: async (report) => (await import('#shared/scans/exports/pdf')).toPdf(report) },
 };
 
 export function isExportFormat(value: unknown): value is ExportFormat {
