@@ -74,6 +74,8 @@ export interface BundleContents {
   fn: BenchFunction;
   bytes: number;
   packages: Map<string, number>;
+  /** Every input file in the bundle, as esbuild names it (relative to the repository). */
+  files: string[];
 }
 
 /**
@@ -86,6 +88,6 @@ export async function bundleContents(functions: readonly BenchFunction[]): Promi
   return functions.map((fn, index) => {
     const [, output] = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`fn${index}/index.mjs`)) ?? [];
     if (!output) throw new Error(`esbuild produced no bundle for ${fn.handler}`);
-    return { fn, bytes: output.bytes, packages: packageBytes(result.metafile, [output]) };
+    return { fn, bytes: output.bytes, packages: packageBytes(result.metafile, [output]), files: Object.keys(output.inputs) };
   });
 }

@@ -43,6 +43,12 @@ describe('function bundle contents', () => {
     expect(unused).toEqual([]);
   });
 
+  it('bundles zod without its other locales: schemas import #shared/zod, never the `z` namespace object', () => {
+    const withLocales = bundles.filter(({ files }) => files.some((file) => /node_modules\/zod\/.*\/locales\/(?!en\.js$|index)/.test(file))).map(({ fn }) => fn.handler);
+
+    expect(withLocales).toEqual([]);
+  });
+
   it('keeps the mailer in the tool proxy, KMS in the cipher’s functions, jsdom in the detector worker', () => {
     const holders = (name: string) => bundles.filter(({ packages }) => packages.has(name)).map(({ fn }) => fn.handler).sort();
 
