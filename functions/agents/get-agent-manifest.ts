@@ -4,6 +4,6 @@ import { getDeployedAgent } from '#shared/services/agents';
 import { agentParams } from '#functions/agents/schemas';
 
 export const handler = routeHandler({ params: agentParams }, async ({ tenantId, params }) => {
-  const { deployment, agent } = await getDeployedAgent(tenantId, params.agent_id);
-  return jsonResponse(200, { agent_id: deployment.agent_id, ...agent.manifest });
+  const { deployment, manifest } = await getDeployedAgent(tenantId, params.agent_id);
+  return jsonResponse(200, { agent_id: deployment.agent_id, ...manifest });
 });

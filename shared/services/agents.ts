@@ -1,6 +1,6 @@
 import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
-import type { Agent } from '#shared/agents/agent';
-import { findAgentBySlug } from '#shared/agents/catalog';
+import type { AgentManifest } from '#shared/agents/agent';
+import { findManifestBySlug } from '#shared/agents/manifests';
 import { DEFAULT_AGENT_CONFIG, type AgentConfig, type AgentDeployment } from '#shared/domain/agent-deployment';
 import { systemClock } from '#shared/domain/clock';
 import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
@@ -8,16 +8,16 @@ import { newId } from '#shared/domain/ids';
 
 /** Deploys a built-in agent into the tenant. Aliases deploy the canonical agent. */
 export async function deployAgent(tenantId: string, request: { agent_slug: string; name?: string }): Promise<AgentDeployment> {
-  const agent = findAgentBySlug(request.agent_slug);
-  if (!agent) {
+  const manifest = findManifestBySlug(request.agent_slug);
+  if (!manifest) {
     throw new InvalidRequestError(`Unknown agent '${request.agent_slug}'.`, [{ path: 'body.agent_slug', message: 'not a built-in agent; see the README for the catalog' }], 'unknown_agent');
   }
   const now = systemClock.now().toISOString();
   const deployment: AgentDeployment = {
     agent_id: newId('agt'),
     tenant_id: tenantId,
-    agent_slug: agent.manifest.slug,
-    name: request.name ?? agent.manifest.name,
+    agent_slug: manifest.slug,
+    name: request.name ?? manifest.name,
     status: 'active',
     config: { ...DEFAULT_AGENT_CONFIG },
     created_at: now,
@@ -28,13 +28,13 @@ export async function deployAgent(tenantId: string, request: { agent_slug: strin
 }
 
 /** Finds a deployed agent by its id or by a slug (aliases included); 404 when not deployed. */
-export async function getDeployedAgent(tenantId: string, idOrSlug: string): Promise<{ deployment: AgentDeployment; agent: Agent }> {
+export async function getDeployedAgent(tenantId: string, idOrSlug: string): Promise<{ deployment: AgentDeployment; manifest: AgentManifest }> {
   const deployments = await agentRepository.list(tenantId);
-  const canonical = findAgentBySlug(idOrSlug)?.manifest.slug;
+  const canonical = findManifestBySlug(idOrSlug)?.slug;
   const deployment = deployments.find((candidate) => candidate.agent_id === idOrSlug || candidate.agent_slug === canonical);
-  const agent = deployment && findAgentBySlug(deployment.agent_slug);
-  if (!deployment || !agent) throw new NotFoundError('agent', idOrSlug);
-  return { deployment, agent };
+  const manifest = deployment && findManifestBySlug(deployment.agent_slug);
+  if (!deployment || !manifest) throw new NotFoundError('agent', idOrSlug);
+  return { deployment, manifest };
 }
 
 export async function updateAgentConfig(tenantId: string, idOrSlug: string, config: Partial<AgentConfig>): Promise<AgentDeployment> {

@@ -49,6 +49,12 @@ describe('function bundle contents', () => {
     expect(withLocales).toEqual([]);
   });
 
+  it('keeps the agents’ code and sample data in the task worker: API routes read manifests only', () => {
+    const withAgents = bundles.filter(({ files }) => files.some((file) => /^shared\/agents\/(sales\/sales-agent|ai-readiness\/ai-readiness-agent)\.ts$/.test(file))).map(({ fn }) => fn.handler);
+
+    expect(withAgents).toEqual(['functions/workers/run-task.ts']);
+  });
+
   it('keeps the mailer in the tool proxy, KMS in the cipher’s functions, jsdom in the detector worker', () => {
     const holders = (name: string) => bundles.filter(({ packages }) => packages.has(name)).map(({ fn }) => fn.handler).sort();
 

@@ -5,7 +5,7 @@ import { buildAuditReport, collectGaps } from './audit-report';
 import type { EvidenceId } from './evidence-catalogue';
 import { evaluateRules, type RuleOutcome } from './evaluate-rules';
 import { buildGapSummary } from './gap-summary';
-import { fullAuditInputSchema, questionnaireInputSchema } from './input-schemas';
+import { aiReadinessManifest, auditReportType, gapSummaryType, questionnaireResponseType } from './manifest';
 import { readinessDomains, readinessRules } from './readiness-rules';
 import { classifySystem, type ClassifiedSystem } from './risk-classification';
 
@@ -22,9 +22,7 @@ export interface QuestionnaireInput {
   evidence?: EvidenceId[];
 }
 
-export const auditReportType = 'ai_readiness.audit_report';
-export const gapSummaryType = 'ai_readiness.gap_summary';
-export const questionnaireResponseType = 'ai_readiness.questionnaire_response';
+export { auditReportType, gapSummaryType, questionnaireResponseType } from './manifest';
 
 /** Throws the runtime's `malformed_input` failure when two items share an id (schemas cannot say so). */
 function assertUniqueIds(items: readonly { id: string }[], path: string): void {
@@ -79,29 +77,7 @@ async function runQuestionnaire(input: QuestionnaireInput, context: AgentContext
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 export const aiReadinessAgent: Agent = {
-  manifest: {
-    slug: 'ai-readiness-agent',
-    aliases: ['ai-readiness'],
-    name: 'AI Readiness Agent',
-    description:
-      'Audits the tenant\'s AI systems against an EU AI Act rule set and drafts answers to ' +
-      'procurement and security questionnaires from declared evidence.',
-    version: '1.0.0',
-    task_types: [
-      {
-        task_type: 'ai_readiness.full_audit',
-        description: 'EU AI Act gap audit: domain scores, overall score and prioritised remediation.',
-        input_schema: fullAuditInputSchema,
-        artifact_types: [auditReportType, gapSummaryType],
-      },
-      {
-        task_type: 'questionnaire.respond',
-        description: 'Draft answers to questionnaire questions from the knowledge base and declared evidence.',
-        input_schema: questionnaireInputSchema,
-        artifact_types: [questionnaireResponseType],
-      },
-    ],
-  },
+  manifest: aiReadinessManifest,
   handlers: {
     'ai_readiness.full_audit': (input: FullAuditInput, context) => runFullAudit(input, context),
     'questionnaire.respond': (input: QuestionnaireInput, context) => runQuestionnaire(input, context),

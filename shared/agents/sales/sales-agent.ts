@@ -4,15 +4,12 @@ import { resolveDraftLead } from './draft-lead';
 import { singleLine } from './email-text';
 import { enrichLeads, type LeadReference } from './enrich-leads';
 import { findLeads } from './find-leads';
-import { draftEmailInputSchema, enrichLeadsInputSchema, findLeadsInputSchema, pipelineReportInputSchema } from './input-schemas';
+import { emailDraftType, enrichedLeadListType, leadListType, pipelineReportType, salesManifest } from './manifest';
 import { normaliseProfile, type LeadProfileInput } from './lead-profile';
 import { sampleLeadSource, type LeadSource } from './lead-source';
 import { buildPipelineReport, type OutreachRecord, type Period } from './pipeline-report';
 
-export const leadListType = 'sales.lead_list';
-export const enrichedLeadListType = 'sales.enriched_lead_list';
-export const pipelineReportType = 'sales.pipeline_report';
-export const emailDraftType = 'sales.email_draft';
+export { emailDraftType, enrichedLeadListType, leadListType, pipelineReportType } from './manifest';
 
 export interface SalesAgentOptions {
   leadSource: LeadSource;
@@ -100,39 +97,7 @@ export function createSalesAgent(options: SalesAgentOptions): Agent {
   }
 
   return {
-    manifest: {
-      slug: 'sales',
-      aliases: [],
-      name: 'Sales Agent',
-      description: 'Finds and scores leads against an ideal-customer profile, enriches them, drafts approval-gated outreach emails, and reports on outreach.',
-      version: '1.0.0',
-      task_types: [
-        {
-          task_type: 'sales.find_leads',
-          description: 'Find companies matching an ideal-customer profile, scored for fit.',
-          input_schema: findLeadsInputSchema,
-          artifact_types: [leadListType],
-        },
-        {
-          task_type: 'sales.enrich_leads',
-          description: 'Add contacts, tech stack and intent signals to leads by domain.',
-          input_schema: enrichLeadsInputSchema,
-          artifact_types: [enrichedLeadListType],
-        },
-        {
-          task_type: 'sales.pipeline_report',
-          description: 'Open, reply and meeting conversion rates with stage counts and weekly buckets.',
-          input_schema: pipelineReportInputSchema,
-          artifact_types: [pipelineReportType],
-        },
-        {
-          task_type: 'sales.draft_email',
-          description: 'Draft a personalised outreach email; it is sent only after a human approves it.',
-          input_schema: draftEmailInputSchema,
-          artifact_types: [emailDraftType],
-        },
-      ],
-    },
+    manifest: salesManifest,
     handlers: {
       'sales.find_leads': runFindLeads,
       'sales.enrich_leads': runEnrichLeads,
