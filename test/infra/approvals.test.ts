@@ -235,12 +235,11 @@ describe('approvals', () => {
   });
 
   describe('task worker', () => {
-    it('has no SES and sends to no queue: it creates expiry schedules but never dispatches', () => {
+    it('has no SES: it creates expiry schedules, and sends only to the task queues (tasks deferred over a tenant cap)', () => {
       const actions = actionsOf(roleStatements(template, workerId(template)));
 
-      expect(taskWorker.access).toEqual({ table: 'read_write', schedules: true });
+      expect(taskWorker.access).toEqual({ table: 'read_write', schedules: true, dispatchTasks: true, taskSlots: true });
       expect(actions.filter((action) => action.startsWith('ses:'))).toEqual([]);
-      expect(actions).not.toContain('sqs:SendMessage');
       expect(actions).toEqual(expect.arrayContaining(SCHEDULING_ACTIONS));
     });
   });

@@ -107,8 +107,8 @@ export class DynamoApprovalRepository {
           TableName: tableName(),
           IndexName: GSI1.indexName,
           KeyConditionExpression: '#pk = :pk',
-          FilterExpression: 'task_id = :task AND step = :step',
-          ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+          FilterExpression: '#task = :task AND #step = :step',
+          ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#task': 'task_id', '#step': 'step' },
           ExpressionAttributeValues: { ':pk': keys.approvalsPartition(task.tenant_id, status), ':task': task.task_id, ':step': step },
         }),
       );
@@ -122,13 +122,17 @@ export class DynamoApprovalRepository {
     const scope = `approvals|${partition}|${query.agent ?? ''}|${query.taskId ?? ''}`;
     let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
     const filters: string[] = [];
+    // Names always go through placeholders: `agent` is one of DynamoDB's reserved words.
+    const names: Record<string, string> = { '#pk': GSI1.partitionKey };
     const values: Item = { ':pk': partition };
     if (query.agent) {
-      filters.push('agent = :agent');
+      filters.push('#agent = :agent');
+      names['#agent'] = 'agent';
       values[':agent'] = query.agent;
     }
     if (query.taskId) {
-      filters.push('task_id = :task');
+      filters.push('#task = :task');
+      names['#task'] = 'task_id';
       values[':task'] = query.taskId;
     }
     const page = await queryPage<Approval>(
@@ -137,7 +141,7 @@ export class DynamoApprovalRepository {
         IndexName: GSI1.indexName,
         KeyConditionExpression: '#pk = :pk',
         ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ScanIndexForward: false,
       },
@@ -156,8 +160,8 @@ export class DynamoApprovalRepository {
         TableName: tableName(),
         IndexName: GSI1.indexName,
         KeyConditionExpression: '#pk = :pk',
-        FilterExpression: 'expires_at <= :now',
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        FilterExpression: '#expires <= :now',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#expires': 'expires_at' },
         ExpressionAttributeValues: { ':pk': keys.approvalsPartition(tenantId, 'pending'), ':now': now },
         Limit: limit,
       }),
