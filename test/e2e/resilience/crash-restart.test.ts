@@ -90,7 +90,7 @@ describe('a runtime killed (SIGKILL) with 200 tasks in flight, then started agai
     const all: string[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 200; page++) {
-      const { body } = await api('GET', `/events?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const { body }: { body: { events: EventView[]; next_cursor: string | null } } = await api('GET', `/events?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       all.push(...body.events.map((event: EventView) => event.event_id));
       cursor = body.next_cursor;
       if (!cursor) break;
