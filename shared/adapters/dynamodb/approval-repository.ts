@@ -291,11 +291,6 @@ export class DynamoApprovalRepository {
   async *pendingToolCallSnapshots(): AsyncGenerator<Approval> {
     for await (const item of itemsOfShardedIndex(keys.pendingToolCallPartition, ACTIVE_TASK_SHARDS)) yield stripKeys<Approval>(item);
   }
-
-  /** Approved actions not executed yet, across tenants (runtime start and sweeper re-dispatch them). */
-  async *pendingToolCalls(): AsyncGenerator<{ tenant_id: string; approval_id: string }> {
-    for await (const item of itemsOfShardedIndex(keys.pendingToolCallPartition, ACTIVE_TASK_SHARDS)) yield { tenant_id: item.tenant_id, approval_id: item.approval_id };
-  }
 }
 
 export const approvalRepository = new DynamoApprovalRepository();

@@ -264,10 +264,6 @@ export class DynamoScanRepository {
     }
   }
 
-  async *activeScans(): AsyncGenerator<{ tenant_id: string; scan_id: string }> {
-    for await (const item of itemsOfShardedIndex(keys.activeScanPartition, ACTIVE_TASK_SHARDS)) yield { tenant_id: item.tenant_id, scan_id: item.scan_id };
-  }
-
   /** A scan's occurrences, by severity, filtered by detector and severities, with the filtered total. */
   async listOccurrences(tenantId: string, scanId: string, query: { detector?: DetectorName; severities?: Severity[]; limit: number; cursor?: string }): Promise<{ occurrences: Occurrence[]; nextCursor: string | null; total: number }> {
     const partition = keys.occurrencesPartition(tenantId, scanId);

@@ -323,11 +323,6 @@ export class DynamoTaskRepository implements TaskExecutionStore {
   async *activeTaskSnapshots(): AsyncGenerator<Task> {
     for await (const item of itemsOfShardedIndex(keys.activeShardPartition, ACTIVE_TASK_SHARDS)) yield stripKeys<Task>(item);
   }
-
-  /** Every task a dispatcher still owes work to, across tenants (sparse, sharded index). */
-  async *activeTasks(): AsyncGenerator<{ tenant_id: string; task_id: string; priority: Task['priority'] }> {
-    for await (const item of itemsOfShardedIndex(keys.activeShardPartition, ACTIVE_TASK_SHARDS)) yield { tenant_id: item.tenant_id, task_id: item.task_id, priority: item.priority };
-  }
 }
 
 export const taskRepository = new DynamoTaskRepository();
