@@ -10,6 +10,7 @@ import { Streaming } from '#lib/constructs/streaming';
 import { Tasks } from '#lib/constructs/tasks';
 import { Webhooks } from '#lib/constructs/webhooks';
 import { Exports } from '#lib/constructs/exports';
+import { RecurringJobs } from '#lib/constructs/recurring-jobs';
 
 /**
  * Gatehouse on AWS: the table, the queues with their consumers (task worker, tool proxy, webhook
@@ -36,6 +37,7 @@ export class GatehouseStack extends Stack {
     webhooks.bind(tasks.resources);
     new Api(this, 'Api', tasks.resources);
     new Streaming(this, 'Streaming', tasks.resources);
+    new RecurringJobs(this, 'RecurringJobs', tasks.resources);
   }
 
   /**

@@ -151,6 +151,34 @@ export const scheduleTargetAccess: Record<keyof typeof scheduleTargets, Function
   'approval-expiry': { table: 'read_write', dispatchTasks: true, schedules: true },
 };
 
+/** A function run on a fixed rate (EventBridge Scheduler on AWS, an interval in the local runtime). */
+export interface RecurringJobDefinition {
+  name: string;
+  handler: string;
+  /** Minutes between runs: `rate(n minutes)` on AWS. */
+  rateMinutes: number;
+  access: FunctionAccess;
+  timeoutSeconds: number;
+  memoryMb: number;
+}
+
+/**
+ * The stuck-work sweeper: fails tasks past their deadline, re-sends lost task, detector and tool
+ * call messages, counts pending approvals (docs/resilience.md). Sends tasks, detector runs and
+ * approved actions; never executes them.
+ */
+export const stuckWorkSweeper: RecurringJobDefinition = {
+  name: 'stuck-work-sweeper',
+  handler: 'functions/workers/sweep-stuck-work.ts',
+  rateMinutes: 1,
+  access: { table: 'read_write', dispatchTasks: true, dispatchScans: true, dispatchToolCalls: true },
+  // Within one rate period, so sweeps rarely overlap (and are safe when they do).
+  timeoutSeconds: 55,
+  memoryMb: 512,
+};
+
+export const recurringJobs: readonly RecurringJobDefinition[] = [stuckWorkSweeper];
+
 export const VISIBILITY_TIMEOUT_FACTOR = 6;
 
 export function visibilityTimeoutSeconds(queueName: string): number {

@@ -41,7 +41,7 @@ function resumeTaskItem(task: Task, step: number, decision: ApprovalDecision, no
     Update: {
       TableName: tableName(),
       Key: keys.task(task.tenant_id, task.task_id),
-      UpdateExpression: 'SET #status = :running, updated_at = :now, decisions.#step = :decision, #activePk = :activePk, #activeSk = :activeSk',
+      UpdateExpression: 'SET #status = :running, updated_at = :now, resumed_at = :now, decisions.#step = :decision, #activePk = :activePk, #activeSk = :activeSk',
       ConditionExpression: '#status = :awaiting',
       ExpressionAttributeNames: { '#status': 'status', '#step': String(step), '#activePk': GSI3.partitionKey, '#activeSk': GSI3.sortKey },
       ExpressionAttributeValues: { ':running': 'running', ':awaiting': 'awaiting_approval', ':now': now, ':decision': decision, ':activePk': active[GSI3.partitionKey], ':activeSk': active[GSI3.sortKey] },
@@ -78,7 +78,13 @@ export class DynamoApprovalRepository {
             {
               Put: {
                 TableName: tableName(),
-                Item: { ...keys.approval(approval.tenant_id, approval.approval_id), ...keys.approvalListing(approval.tenant_id, 'pending', approval.approval_id), entity: 'approval', ...approval },
+                Item: {
+                  ...keys.approval(approval.tenant_id, approval.approval_id),
+                  ...keys.approvalListing(approval.tenant_id, 'pending', approval.approval_id),
+                  ...keys.pendingApproval(approval.tenant_id, approval.approval_id),
+                  entity: 'approval',
+                  ...approval,
+                },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -184,10 +190,12 @@ export class DynamoApprovalRepository {
       values[`:${field}`] = value;
       sets.push(`#${field} = :${field}`);
     }
+    // The approval leaves the pending-approvals index: into the index of actions the tool proxy
+    // still owes, or out of gsi3 altogether.
+    names['#gsi3pk'] = GSI3.partitionKey;
+    names['#gsi3sk'] = GSI3.sortKey;
     if (writes.toolCallPending) {
       const pending = keys.pendingToolCall(approval.tenant_id, approval.approval_id);
-      names['#gsi3pk'] = GSI3.partitionKey;
-      names['#gsi3sk'] = GSI3.sortKey;
       values[':gsi3pk'] = pending[GSI3.partitionKey];
       values[':gsi3sk'] = pending[GSI3.sortKey];
       sets.push('#gsi3pk = :gsi3pk', '#gsi3sk = :gsi3sk');
@@ -197,7 +205,7 @@ export class DynamoApprovalRepository {
         Update: {
           TableName: tableName(),
           Key: keys.approval(approval.tenant_id, approval.approval_id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          UpdateExpression: `SET ${sets.join(', ')}${writes.toolCallPending ? '' : ' REMOVE #gsi3pk, #gsi3sk'}`,
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
@@ -271,9 +279,33 @@ export class DynamoApprovalRepository {
     }
   }
 
-  /** Approved actions not executed yet, across tenants (runtime start and sweeper re-dispatch them). */
-  async *pendingToolCalls(): AsyncGenerator<{ tenant_id: string; approval_id: string }> {
-    for await (const item of itemsOfShardedIndex(keys.pendingToolCallPartition, ACTIVE_TASK_SHARDS)) yield { tenant_id: item.tenant_id, approval_id: item.approval_id };
+  /** How many approvals wait for a human, across tenants (the ApprovalsPending gauge): counted, not read. */
+  async countPending(): Promise<number> {
+    let total = 0;
+    for (let shard = 0; shard < ACTIVE_TASK_SHARDS; shard++) {
+      let startKey: Item | undefined;
+      do {
+        const page = await this.client.send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: GSI3.indexName,
+            KeyConditionExpression: '#pk = :pk',
+            ExpressionAttributeNames: { '#pk': GSI3.partitionKey },
+            ExpressionAttributeValues: { ':pk': keys.pendingApprovalPartition(shard) },
+            Select: 'COUNT',
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        total += page.Count ?? 0;
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }
+    return total;
+  }
+
+  /** Approved actions not executed yet, across tenants, with when they were approved (runtime start and sweeper re-dispatch them). */
+  async *pendingToolCallSnapshots(): AsyncGenerator<Approval> {
+    for await (const item of itemsOfShardedIndex(keys.pendingToolCallPartition, ACTIVE_TASK_SHARDS)) yield stripKeys<Approval>(item);
   }
 }
 
