@@ -98,8 +98,11 @@ export class DynamoTaskRepository implements TaskExecutionStore {
       },
       query.limit,
       startKey,
+      // gsi2 copies keys and status only (table-definition.ts).
+      { fromTable: index.projection !== 'ALL' },
     );
-    const tasks = page.items;
+    // The index lags the table a little: a task read from the table may have moved on from the status asked for.
+    const tasks = query.status ? page.items.filter((task) => task.status === query.status) : page.items;
     startKey = page.lastKey;
     return { tasks, nextCursor: encodeCursor(scope, startKey) };
   }
