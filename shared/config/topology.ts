@@ -138,6 +138,12 @@ export const eventFanOut = {
   handler: 'functions/streams/fan-out-events.ts',
   access: { table: 'read_write', dispatchDeliveries: true } as FunctionAccess,
   batchSize: 100,
+  /**
+   * Records are gathered for up to this long before an invocation that is not full: a task's
+   * events arrive within a second or two, and one invocation for most of them instead of one
+   * per transaction is most of the fan-out's cost. Webhooks wait at most this much longer.
+   */
+  maxBatchingWindowSeconds: 1,
   timeoutSeconds: 60,
   memoryMb: 512,
   /** Only inserted event items reach the function (an event-source filter on AWS). */
