@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, Billing, ProjectionType, StreamViewType, TableV2, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { GLOBAL_SECONDARY_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/adapters/dynamodb/table-definition';
+import { GLOBAL_SECONDARY_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE, projectionOf } from '#shared/adapters/dynamodb/table-definition';
 
 /**
  * The single table, shaped by table-definition.ts (the local runtime builds the same one).
@@ -22,8 +22,9 @@ export class Data extends Construct {
         indexName: index.indexName,
         partitionKey: string(index.partitionKey),
         sortKey: string(index.sortKey),
-        // Every access pattern reads whole items from its index.
-        projectionType: ProjectionType.ALL,
+        // What each index copies is declared with it (table-definition.ts).
+        projectionType: ProjectionType[projectionOf(index).ProjectionType],
+        nonKeyAttributes: projectionOf(index).NonKeyAttributes,
       })),
       billing: Billing.onDemand(),
       timeToLiveAttribute: TTL_ATTRIBUTE,

@@ -74,6 +74,7 @@ export class Webhooks extends Construct {
         // idempotent (one delivery record per subscription and event; an existing one queues nothing).
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: eventFanOut.batchSize,
+        maxBatchingWindow: Duration.seconds(eventFanOut.maxBatchingWindowSeconds),
         // The handler reports the first failed record; bisection splits a batch that fails as a whole
         // (timeout, crash) until the poison record is alone, so it cannot hold the shard hostage.
         reportBatchItemFailures: true,

@@ -132,6 +132,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       handler: eventFanOut.handler,
       filter: (record) => record.eventName === eventFanOut.filter.eventName && record.dynamodb?.NewImage?.entity?.S === eventFanOut.filter.entity,
       batchSize: eventFanOut.batchSize,
+      maxBatchingWindowMs: eventFanOut.maxBatchingWindowSeconds * 1000,
       timeoutSeconds: eventFanOut.timeoutSeconds,
       pollMs: 100,
       ...(options.inMemory || options.engines ? {} : { checkpointFile: join(options.dataDir, 'stream-checkpoint.json') }),

@@ -63,7 +63,9 @@ export const taskWorker: ConsumerDefinition = {
   queues: [TASK_QUEUES.high.name, TASK_QUEUES.normal.name, TASK_QUEUES.low.name],
   batchSize: 5,
   timeoutSeconds: 120,
-  memoryMb: 1024,
+  // The agents' own work is a few milliseconds of rules; a run is mostly DynamoDB round trips,
+  // so more memory (CPU) would bill more GB-s for about the same duration.
+  memoryMb: 512,
 };
 
 /** Approved actions (mail.send) waiting for the tool proxy, the only function allowed to send. */
@@ -95,7 +97,8 @@ export const webhookDeliverer: ConsumerDefinition = {
   batchSize: 5,
   // Five deliveries of at most 15 s each, one after another.
   timeoutSeconds: 90,
-  memoryMb: 512,
+  // Waits on the receiver, KMS and DynamoDB; signing a body is microseconds.
+  memoryMb: 256,
 };
 
 /** One message per (scan, detector): detectors run in parallel and fail alone. */
@@ -138,8 +141,15 @@ export const eventFanOut = {
   handler: 'functions/streams/fan-out-events.ts',
   access: { table: 'read_write', dispatchDeliveries: true } as FunctionAccess,
   batchSize: 100,
+  /**
+   * Records are gathered for up to this long before an invocation that is not full: a task's
+   * events arrive within a second or two, and one invocation for most of them instead of one
+   * per transaction is most of the fan-out's cost. Webhooks wait at most this much longer.
+   */
+  maxBatchingWindowSeconds: 1,
   timeoutSeconds: 60,
-  memoryMb: 512,
+  // Waits on DynamoDB and SQS for each record; the batch itself is small JSON.
+  memoryMb: 256,
   /** Only inserted event items reach the function (an event-source filter on AWS). */
   filter: { eventName: 'INSERT', entity: 'event' },
 } as const;

@@ -90,6 +90,7 @@ describe('webhooks', () => {
       expect(mapping.Properties).toMatchObject({
         StartingPosition: 'TRIM_HORIZON',
         BatchSize: eventFanOut.batchSize,
+        MaximumBatchingWindowInSeconds: eventFanOut.maxBatchingWindowSeconds,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
     });

@@ -98,8 +98,11 @@ export class DynamoTaskRepository implements TaskExecutionStore {
       },
       query.limit,
       startKey,
+      // gsi2 copies keys and status only (table-definition.ts).
+      { fromTable: index.projection !== 'ALL' },
     );
-    const tasks = page.items;
+    // The index lags the table a little: a task read from the table may have moved on from the status asked for.
+    const tasks = query.status ? page.items.filter((task) => task.status === query.status) : page.items;
     startKey = page.lastKey;
     return { tasks, nextCursor: encodeCursor(scope, startKey) };
   }
@@ -132,11 +135,11 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     }
   }
 
-  recordProgress(task: Task, step: number, event: ServiceEvent): Promise<StepOutcome> {
-    return this.applyStep(task, step, [], event);
+  recordProgress(task: Task, step: number, events: ServiceEvent[]): Promise<StepOutcome> {
+    return this.applyStep(task, step, step - events.length, [], events);
   }
 
-  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent): Promise<StepOutcome> {
+  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent, progress: ServiceEvent[] = []): Promise<StepOutcome> {
     const summary = {
       artifact_id: artifact.artifact_id,
       type: artifact.type,
@@ -147,21 +150,24 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return this.applyStep(
       task,
       step,
+      step - 1 - progress.length,
       [{ Put: { TableName: tableName(), Item: artifactItem(artifact), ConditionExpression: 'attribute_not_exists(pk)' } }],
-      event,
+      [...progress, event],
       { expression: 'artifacts.#artifactId = :summary', names: { '#artifactId': artifact.artifact_id }, values: { ':summary': summary } },
     );
   }
 
   /**
-   * Applies agent-context call number `step` exactly once: the write holds only if the task is
-   * still running and exactly `step - 1` calls were applied before it.
+   * Applies agent-context calls `previous + 1`..`step` exactly once, with their events: the write
+   * holds only if the task is still running and exactly `previous` calls were applied before it.
+   * Several calls share one write when progress calls were buffered (docs/agent-runtime.md).
    */
   private async applyStep(
     task: Task,
     step: number,
+    previous: number,
     extraWrites: object[],
-    event: ServiceEvent,
+    events: ServiceEvent[],
     update?: { expression: string; names: Record<string, string>; values: Item },
   ): Promise<StepOutcome> {
     try {
@@ -175,11 +181,11 @@ export class DynamoTaskRepository implements TaskExecutionStore {
                 UpdateExpression: `SET step = :step, updated_at = :now${update ? `, ${update.expression}` : ''}`,
                 ConditionExpression: '#status = :running AND step = :previous',
                 ExpressionAttributeNames: { '#status': 'status', ...(update?.names ?? {}) },
-                ExpressionAttributeValues: { ':step': step, ':previous': step - 1, ':running': 'running', ':now': event.created_at, ...(update?.values ?? {}) },
+                ExpressionAttributeValues: { ':step': step, ':previous': previous, ':running': 'running', ':now': events.at(-1)!.created_at, ...(update?.values ?? {}) },
               },
             },
             ...extraWrites,
-            await eventPut(event),
+            ...(await Promise.all(events.map((event) => eventPut(event)))),
           ] as never,
         }),
       );
