@@ -1,8 +1,11 @@
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allQueues } from '#shared/config/topology';
 import { METRICS, METRICS_NAMESPACE, SERVICE_DIMENSION, SERVICE_NAME } from '#shared/observability/metric-catalog';
 import { ALARM_THRESHOLDS, oldestMessageAgeThresholdSeconds } from '#lib/constructs/monitoring';
+import { GatehouseStack } from '#lib/stack';
 import { synthGatehouse } from './synth';
 import { fanOutId, idAtPath, queueIdFor, type CfnResource } from './template-queries';
 
@@ -171,6 +174,19 @@ describe('monitoring', () => {
         expect(matching[0].Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
       }
     });
+
+    it('watches a function created after the monitoring construct too (functions are collected at synth)', () => {
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true } });
+      const stack = new GatehouseStack(app, 'Gatehouse');
+      new LambdaFunction(stack, 'AddedLater', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('export const handler = async () => {};') });
+
+      const later = Template.fromStack(stack);
+      const id = idAtPath(later, 'AWS::Lambda::Function', 'Gatehouse/AddedLater/Resource');
+      later.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        AlarmName: 'Gatehouse-lambda-errors-throttles-AddedLater',
+        Metrics: Match.arrayWith([Match.objectLike({ MetricStat: Match.objectLike({ Metric: Match.objectLike({ MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: id } }] }) }) })]),
+      });
+    }, 120_000);
 
     it("alarms on the stream fan-out's iterator age", () => {
       const matching = alarmsOn('IteratorAge', { FunctionName: { Ref: fanOutId(template) } });

@@ -6,7 +6,7 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nagChecks } from '#lib/nag';
 import { synthGatehouse, synthGatehouseStack } from './synth';
-import { actionsOf, declaredFunctions, roleStatements } from './template-queries';
+import { actionsOf, roleStatements } from './template-queries';
 
 type Violation = PolicyValidationPluginReport['violations'][number];
 
@@ -92,8 +92,9 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('lets function roles use resource "*" only for X-Ray, which has no resource-level permissions', () => {
-    const starActions = declaredFunctions(template)
-      .flatMap(({ id }) => roleStatements(template, id))
+    // Every function of the template, declared or not (a sweeper's, a custom resource's).
+    const starActions = Object.keys(template.findResources('AWS::Lambda::Function'))
+      .flatMap((id) => roleStatements(template, id))
       .filter(({ Resource }) => [Resource].flat().includes('*'));
 
     expect(starActions.length).toBeGreaterThan(0);
@@ -101,14 +102,13 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('gives no function the managed AWSLambdaBasicExecutionRole: each writes only to its own log group', () => {
-    for (const { name, id } of declaredFunctions(template)) {
-      const fn = template.toJSON().Resources[id];
+    for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')) as [string, { Properties: Record<string, any> }][]) {
       const roleId = fn.Properties.Role['Fn::GetAtt'][0];
       const logGroup = fn.Properties.LoggingConfig.LogGroup.Ref;
       const logStatements = roleStatements(template, id).filter((statement) => actionsOf([statement]).some((action) => action.startsWith('logs:')));
 
-      expect(template.toJSON().Resources[roleId].Properties.ManagedPolicyArns, name).toBeUndefined();
-      expect(logStatements, name).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [logGroup, 'Arn'] } }]);
+      expect(template.toJSON().Resources[roleId].Properties.ManagedPolicyArns, id).toBeUndefined();
+      expect(logStatements, id).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [logGroup, 'Arn'] } }]);
     }
   });
 });
