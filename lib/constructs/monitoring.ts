@@ -87,7 +87,8 @@ export interface MonitoringProps {
  * sees recovery too; the stack parameter `AlarmEmail` subscribes an address, or nobody when empty.
  *
  * Alarms and dashboard are derived, not listed: a DLQ alarm per declared queue (topology.ts), an
- * oldest-message alarm per declared queue, errors and throttles per Lambda function of the stack.
+ * oldest-message alarm per declared queue, one errors-or-throttles alarm per Lambda function of the stack
+ * (one, not two: the stack stays under CloudFormation's 500 resources).
  * Functions are collected when the app synthesizes (an aspect), after every construct exists, so a
  * function added anywhere in the stack, before or after this construct, is watched.
  */
