@@ -7,6 +7,7 @@ import { synthGatehouse } from './synth';
 import {
   actionsOf,
   consumerId,
+  dataKeyId,
   declaredFunctions,
   getAttTarget,
   queueIdFor,
@@ -78,10 +79,10 @@ describe('approvals', () => {
       expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * toolProxy.timeoutSeconds);
     });
 
-    it.each([TOOL_CALL_QUEUE.name, `${TOOL_CALL_QUEUE.name}-dlq`])('encrypts %s with SQS-managed keys and denies access without TLS', (name) => {
+    it.each([TOOL_CALL_QUEUE.name, `${TOOL_CALL_QUEUE.name}-dlq`])('encrypts %s with the data key and denies access without TLS', (name) => {
       const id = queueIdFor(template, name);
 
-      expect((template.findResources('AWS::SQS::Queue')[id] as CfnResource).Properties.SqsManagedSseEnabled).toBe(true);
+      expect((template.findResources('AWS::SQS::Queue')[id] as CfnResource).Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [dataKeyId(template), 'Arn'] });
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],
         PolicyDocument: {

@@ -180,6 +180,16 @@ export function declaredFunctions(template: Template): DeclaredFunction[] {
   ];
 }
 
+/** Logical id of the customer-managed key of the table, its stream, and every queue and dead-letter queue. */
+export function dataKeyId(template: Template): string {
+  return idAtPath(template, 'AWS::KMS::Key', 'Gatehouse/Keys/DataKey/Resource');
+}
+
+/** Logical id of the customer-managed key webhook signing secrets are encrypted under. */
+export function secretsKeyId(template: Template): string {
+  return idAtPath(template, 'AWS::KMS::Key', 'Gatehouse/Webhooks/SecretsKey/Resource');
+}
+
 /** Logical id of the resource at a construct path such as `Gatehouse/Tasks/tasks-high/Resource`. */
 export function idAtPath(template: Template, type: string, path: string): string {
   const ids = Object.entries(template.findResources(type) as Record<string, CfnResource>)
