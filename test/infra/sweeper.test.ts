@@ -70,7 +70,15 @@ describe('the stuck-work sweeper on its recurring schedule', () => {
     const actions = actionsOf(roleStatements(template, sweeperId));
 
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'sqs:SendMessage']));
-    expect(actions.filter((action) => action.startsWith('ses:') || action.startsWith('scheduler:') || action.startsWith('kms:') || action === 'sqs:ReceiveMessage')).toEqual([]);
+    expect(actions.filter((action) => action.startsWith('ses:') || action.startsWith('scheduler:') || action === 'sqs:ReceiveMessage')).toEqual([]);
+    // KMS only on the data key (the table and queues are encrypted under it), never the secrets key.
+    const kmsResources = roleStatements(template, sweeperId)
+      .filter((statement) => [statement.Action].flat().some((action) => String(action).startsWith('kms:')))
+      .map((statement) => JSON.stringify(statement.Resource));
+    const dataKey = Object.keys(template.findResources('AWS::KMS::Key')).find((id) => id.startsWith('KeysData'));
+    expect(dataKey).toBeDefined();
+    expect(kmsResources.length).toBeGreaterThan(0);
+    expect(kmsResources.every((resource) => resource.includes(dataKey!))).toBe(true);
     const environment = Object.keys((template.findResources('AWS::Lambda::Function')[sweeperId] as CfnResource).Properties.Environment.Variables);
     expect(environment).toEqual(expect.arrayContaining(['TABLE_NAME', 'TASK_QUEUE_URL_HIGH', 'SCAN_DETECTOR_QUEUE_URL', 'TOOL_CALL_QUEUE_URL']));
   });
