@@ -1,4 +1,4 @@
-import { GLOBAL_SECONDARY_INDEXES } from '#shared/adapters/dynamodb/table-definition';
+import { GLOBAL_SECONDARY_INDEXES, type IndexDefinition } from '#shared/adapters/dynamodb/table-definition';
 
 /** An attribute value as DynamoDB's wire protocol writes it (`{ "S": "…" }`, `{ "M": { … } }`). */
 export type WireValue = Record<string, unknown>;
@@ -28,10 +28,81 @@ export function itemSize(item: WireItem): number {
   return Object.entries(item).reduce((sum, [name, value]) => sum + utf8(name) + valueSize(value), 0);
 }
 
-/** Indexes the item is written to: the sparse GSIs whose partition and sort key it carries. */
-export function indexesOf(item: WireItem, updatedAttributes: readonly string[] = []): number {
-  const has = (name: string) => name in item || updatedAttributes.includes(name);
-  return GLOBAL_SECONDARY_INDEXES.filter((index) => has(index.partitionKey) && has(index.sortKey)).length;
+/** Attribute names at the top level of the paths an UpdateExpression sets, removes, adds or deletes. */
+export function updatedAttributesOf(expression: string, names: Record<string, string> = {}): string[] {
+  const attributes = new Set<string>();
+  const clauses = expression.split(/\b(SET|REMOVE|ADD|DELETE)\b/i).slice(1);
+  for (let index = 0; index < clauses.length; index += 2) {
+    const verb = clauses[index].toUpperCase();
+    let depth = 0;
+    let current = '';
+    const actions: string[] = [];
+    for (const char of clauses[index + 1]) {
+      if (char === '(') depth++;
+      if (char === ')') depth--;
+      if (char === ',' && depth === 0) {
+        actions.push(current);
+        current = '';
+      } else current += char;
+    }
+    actions.push(current);
+    for (const action of actions) {
+      const path = (verb === 'SET' ? action.split('=')[0] : action.trim().split(/\s+/)[0]).trim();
+      const top = path.split(/[.[]/)[0];
+      if (top) attributes.add(names[top] ?? top);
+    }
+  }
+  return [...attributes];
+}
+
+const TABLE_KEY_NAMES = ['pk', 'sk'];
+
+/** Bytes of the index's copy of the item: the table's keys, the index's keys and the attributes it projects. */
+function indexEntrySize(index: IndexDefinition, item: WireItem): number {
+  if (index.projection === 'ALL') return itemSize(item);
+  const kept = new Set([...TABLE_KEY_NAMES, index.partitionKey, index.sortKey, ...index.projection]);
+  return itemSize(Object.fromEntries(Object.entries(item).filter(([name]) => kept.has(name))));
+}
+
+/**
+ * Write units the indexes of the table take for one write. Index copies are written after the
+ * write commits, as standard writes (one unit per KB of the index entry), also when the write
+ * was part of a transaction: DynamoDB propagates a transaction's changes to its global secondary
+ * indexes once it completed (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html).
+ * An update that changes neither an index's keys nor an attribute the index projects does not
+ * write to it; one that adds the item to an index is a put there, one that removes the item a
+ * delete, one that changes a key of an indexed item a delete and a put
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html, "Provisioned
+ * throughput considerations for Global Secondary Indexes").
+ */
+export function indexWriteUnits(action: TransactionAction): number {
+  if (action.kind === 'ConditionCheck') return 0;
+  const before = action.kind === 'Put' ? {} : (action.item ?? {});
+  const after = action.kind === 'Put' ? (action.item ?? {}) : action.kind === 'Delete' ? {} : before;
+  const updated = action.kind === 'Update' ? (action.updatedAttributes ?? []) : [];
+  const removed = action.kind === 'Update' ? (action.removedAttributes ?? []) : [];
+  const perKb = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
+  let units = 0;
+  for (const index of GLOBAL_SECONDARY_INDEXES) {
+    const keys = [index.partitionKey, index.sortKey];
+    const wasIn = keys.every((name) => name in before);
+    if (action.kind !== 'Update') {
+      const item = action.kind === 'Put' ? after : before;
+      if (keys.every((name) => name in item)) units += perKb(indexEntrySize(index, item));
+      continue;
+    }
+    const keyRemoved = keys.some((name) => removed.includes(name));
+    const keySet = keys.some((name) => updated.includes(name) && !removed.includes(name));
+    const isIn = !keyRemoved && keys.every((name) => (name in before && !removed.includes(name)) || updated.includes(name));
+    const size = Math.max(indexEntrySize(index, before), index.projection === 'ALL' ? (action.updateValueBytes ?? 0) : 0);
+    if (wasIn && !isIn) units += perKb(size);
+    else if (!wasIn && isIn) units += perKb(size);
+    else if (wasIn && isIn) {
+      if (keySet) units += 2 * perKb(size);
+      else if (index.projection === 'ALL' ? updated.length > 0 : updated.some((name) => index.projection.includes(name))) units += perKb(size);
+    }
+  }
+  return units;
 }
 
 /** One action of a TransactWriteItems request, with what the metering knows of its item. */
@@ -39,26 +110,26 @@ export interface TransactionAction {
   kind: 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
   /** The item written (Put) or, for the others, as it was read just before the transaction. */
   item: WireItem | undefined;
-  /** Attribute names an Update sets (from its expression's names), so index keys it adds count. */
+  /** Top-level attributes an Update sets or removes (with its key, for an upsert). */
   updatedAttributes?: string[];
+  /** Those of them it removes. */
+  removedAttributes?: string[];
   /** Bytes of the values an Update writes, for an upsert of an item that did not exist. */
   updateValueBytes?: number;
 }
 
 /**
  * Write request units of a TransactWriteItems request on AWS: two per KB of each item (rounded up
- * per item), again for each index the item is written to. DynamoDB Local reports a different
- * figure for transactions (about four units per transaction whatever it holds), so the
- * benchmark prices transactions with this instead. A ConditionCheck is charged like a write of
- * its item without indexes (the conservative reading of the pricing page).
+ * per item), plus the standard writes of the indexes it changes (indexWriteUnits). DynamoDB
+ * Local reports a different figure for transactions (about four units per transaction whatever
+ * it holds), so the benchmark prices transactions with this instead. A ConditionCheck is charged
+ * like a write of its item (the conservative reading of the pricing page).
  */
 export function transactionWriteUnits(actions: readonly TransactionAction[]): number {
   let units = 0;
   for (const action of actions) {
     const size = Math.max(action.item ? itemSize(action.item) : 0, action.updateValueBytes ?? 0, 1);
-    const perCopy = 2 * Math.ceil(size / 1024);
-    const indexes = action.kind === 'ConditionCheck' ? 0 : indexesOf(action.item ?? {}, action.updatedAttributes);
-    units += perCopy * (1 + indexes);
+    units += 2 * Math.ceil(size / 1024) + indexWriteUnits(action);
   }
   return units;
 }

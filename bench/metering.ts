@@ -2,7 +2,7 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { documentClient } from '#shared/adapters/dynamodb/client';
 import { sqsClient } from '#shared/adapters/sqs/client';
 import { currentInvocation, observeInvocations } from '#lib/local/handler-loader';
-import { transactionWriteUnits, type TransactionAction, type WireItem, type WireValue } from './capacity';
+import { transactionWriteUnits, updatedAttributesOf, type TransactionAction, type WireItem, type WireValue } from './capacity';
 import { SQS_CHUNK_BYTES } from './prices';
 
 /** What one function used while metered. */
@@ -178,14 +178,18 @@ export class Meter {
         const [kind, action] = Object.entries(entry)[0] as [TransactionAction['kind'], Record<string, unknown>];
         if (kind === 'Put') return { kind, item: action.Item as WireItem };
         const { Item } = await lookups.send(new GetItemCommand({ TableName: action.TableName as string, Key: action.Key as never, ConsistentRead: true }));
-        const names = Object.values((action.ExpressionAttributeNames ?? {}) as Record<string, string>);
+        const names = (action.ExpressionAttributeNames ?? {}) as Record<string, string>;
         const values = Object.values((action.ExpressionAttributeValues ?? {}) as Record<string, WireValue>);
         const key = action.Key as WireItem;
+        if (kind !== 'Update') return { kind, item: Item as WireItem | undefined };
+        const expression = String(action.UpdateExpression ?? '');
+        const removeClause = /\bREMOVE\b(.*?)(?=\b(?:SET|ADD|DELETE)\b|$)/i.exec(expression)?.[0] ?? '';
         return {
           kind,
           item: Item as WireItem | undefined,
-          updatedAttributes: kind === 'Update' ? [...names, ...Object.keys(key)] : undefined,
-          updateValueBytes: kind === 'Update' ? Buffer.byteLength(JSON.stringify({ ...key, ...values })) : undefined,
+          updatedAttributes: [...updatedAttributesOf(expression, names), ...(Item ? [] : Object.keys(key))],
+          removedAttributes: updatedAttributesOf(removeClause, names),
+          updateValueBytes: Buffer.byteLength(JSON.stringify({ ...key, ...values })),
         };
       }),
     );

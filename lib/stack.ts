@@ -10,9 +10,12 @@ import { Streaming } from '#lib/constructs/streaming';
 import { Tasks } from '#lib/constructs/tasks';
 import { Webhooks } from '#lib/constructs/webhooks';
 import { Exports } from '#lib/constructs/exports';
+import { RecurringJobs } from '#lib/constructs/recurring-jobs';
+import { Keys } from '#lib/constructs/keys';
+import { Monitoring } from '#lib/constructs/monitoring';
 
 /**
- * Gatehouse on AWS: the table, the queues with their consumers (task worker, tool proxy, webhook
+ * Gatehouse on AWS: the keys (data, alarms), the table, the queues with their consumers (task worker, tool proxy, webhook
  * deliverer), the one-time schedules with their targets (approval expiry), webhooks (the secrets
  * key, the fan-out on the table's stream), the API, and the streaming routes behind Function URLs
  * (which the REST API cannot stream). Every function gets exactly what its access declaration
@@ -20,22 +23,27 @@ import { Exports } from '#lib/constructs/exports';
  *
  * Order matters only for what must exist before it is handed around: schedule targets and the
  * secrets key first (every function that schedules needs the targets' ARNs, the deliverer needs
- * the key), then the queues with their consumers, then the rest.
+ * the key), then the queues with their consumers, then the rest. Monitoring (alarms, their topic,
+ * the dashboard) finds the stack's functions itself when the app synthesizes.
  */
 export class GatehouseStack extends Stack {
   public constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
     const mail = this.mailParameters();
-    const { table } = new Data(this, 'Data');
+    const keys = new Keys(this, 'Keys');
+    const { table } = new Data(this, 'Data', { encryptionKey: keys.data });
     const schedules = new Schedules(this, 'Schedules');
     const targets = new ScheduleTargets(this, 'ScheduleTargets');
-    const webhooks = new Webhooks(this, 'Webhooks');
+    const webhooks = new Webhooks(this, 'Webhooks', { queueKey: keys.data });
     const exportsStore = new Exports(this, 'Exports');
-    const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey, exportBucket: exportsStore.bucket });
+    const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey, exportBucket: exportsStore.bucket, queueKey: keys.data });
     targets.bind(tasks.resources);
     webhooks.bind(tasks.resources);
-    new Api(this, 'Api', tasks.resources);
+    const { api } = new Api(this, 'Api', tasks.resources);
     new Streaming(this, 'Streaming', tasks.resources);
+    new RecurringJobs(this, 'RecurringJobs', tasks.resources);
+    // Watches every function of the stack, wherever it is created (see Monitoring).
+    new Monitoring(this, 'Monitoring', { stage: api.deploymentStage, queues: tasks.queuesByName, otherDeadLetterQueues: { 'fan-out-failures': webhooks.fanOutFailures }, streamConsumer: webhooks.fanOut, topicKey: keys.alarms });
   }
 
   /**

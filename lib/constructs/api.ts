@@ -1,4 +1,4 @@
-import { CfnOutput, Duration } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -15,10 +15,14 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { API_VERSION, authorizer, routes } from '#functions/routes';
 import { addProblemGatewayResponses } from '#lib/constructs/gateway-responses';
+import { acknowledgeApiFindings, acknowledgePublicMethod } from '#lib/nag';
 import { functionId, GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
 
 /** The stage is the API version: clients call `/v1/...`, as against the local runtime. */
 export const STAGE_NAME = API_VERSION;
+
+/** Requests per second (steady, burst) the stage accepts across all clients before answering 429. */
+export const STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
 
 /** Below API Gateway's 29 s integration limit, so a slow handler ends as our problem+json, not a gateway 504. */
 const HANDLER_TIMEOUT = Duration.seconds(10);
@@ -38,6 +42,9 @@ export class Api extends Construct {
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
     this.api = new RestApi(this, 'RestApi', {
       description: 'Gatehouse public API',
+      // API Gateway's metrics are keyed by API name and stage: one name per stack keeps two
+      // deployments in one account from sharing the dashboard's and alarms' series.
+      restApiName: Stack.of(this).stackName,
       // Clients are servers, not browsers around the world: an edge distribution buys nothing.
       endpointTypes: [EndpointType.REGIONAL],
       // Exports (PDF) are binary: the proxy integration passes base64 bodies through as bytes.
@@ -47,8 +54,10 @@ export class Api extends Construct {
       cloudWatchRole: true,
       deployOptions: {
         stageName: STAGE_NAME,
-        throttlingRateLimit: 100,
-        throttlingBurstLimit: 200,
+        // A ceiling for the whole API, protecting the account's Lambda concurrency and the table;
+        // fairness between tenants is the per-tenant rate limit's job, in the handlers.
+        throttlingRateLimit: STAGE_THROTTLE.rateLimit,
+        throttlingBurstLimit: STAGE_THROTTLE.burstLimit,
         tracingEnabled: true,
         metricsEnabled: true,
         // Errors only: INFO execution logs would copy request bodies (tenant data) into CloudWatch.
@@ -58,6 +67,11 @@ export class Api extends Construct {
           JSON.stringify({
             requestId: AccessLogField.contextRequestId(),
             ip: AccessLogField.contextIdentitySourceIp(),
+            // The API key id the authorizer resolved (its principalId), never the key itself.
+            caller: AccessLogField.contextAuthorizerPrincipalId(),
+            // The route as declared (`GET /tasks/{task_id}`), to group by; `path` is the concrete one.
+            route: `${AccessLogField.contextHttpMethod()} ${AccessLogField.contextResourcePath()}`,
+            path: AccessLogField.contextPath(),
             method: AccessLogField.contextHttpMethod(),
             resourcePath: AccessLogField.contextResourcePath(),
             status: AccessLogField.contextStatus(),
@@ -85,12 +99,16 @@ export class Api extends Construct {
     for (const route of routes.filter((route) => !route.streaming)) {
       const fn = new GatehouseFunction(this, functionId(route.handler), { handlerFile: route.handler, timeout: HANDLER_TIMEOUT });
       fn.bindData(route.access, resources);
-      this.api.root.resourceForPath(route.path).addMethod(
+      const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
-        new LambdaIntegration(fn),
+        // No test-invoke permission: one Lambda permission per method instead of two keeps the stack
+        // well under CloudFormation's 500 resources; the console's "Test" button is all it served.
+        new LambdaIntegration(fn, { allowTestInvoke: false }),
         route.auth === 'api_key' ? { authorizer: apiKeyAuthorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
       );
+      if (route.auth === 'none') acknowledgePublicMethod(method);
     }
+    acknowledgeApiFindings(this.api, this.api.deploymentStage);
 
     // One output under a stable key for scripts; RestApi's own hashed `Endpoint` output would duplicate it.
     this.api.node.tryRemoveChild('Endpoint');

@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { acknowledgeExportObjects } from '#lib/nag';
 
 /**
  * The bucket for scan exports too large for a Lambda response. Objects are only ever reached
@@ -19,5 +20,6 @@ export class Exports extends Construct {
       lifecycleRules: [{ expiration: Duration.days(1) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    acknowledgeExportObjects(this.bucket);
   }
 }

@@ -7,6 +7,7 @@ import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IEmailIdentity } from 'aws-cdk-lib/aws-ses';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -19,6 +20,7 @@ import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
 import type { Schedules } from '#lib/constructs/schedules';
 import { API_LIMITS, limitEnvironment, rateLimitWriteStatement, WORKER_LIMITS } from '#lib/constructs/limit-settings';
+import { acknowledgeFunctionFindings } from '#lib/nag';
 
 /** The repository root: handler files in the route table and topology are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -96,6 +98,11 @@ export interface DataResources {
 export class GatehouseFunction extends NodejsFunction {
   public constructor(scope: Construct, id: string, props: GatehouseFunctionProps) {
     const { handlerFile, environment, bundling, ...rest } = props;
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
+    // A role of our own instead of Lambda's default, whose managed AWSLambdaBasicExecutionRole lets
+    // it create log groups and write to any of them: this one writes to its own log group only.
+    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
     super(scope, id, {
       memorySize: 512,
       ...rest,
@@ -107,7 +114,8 @@ export class GatehouseFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       tracing: Tracing.ACTIVE,
       environment: { NODE_OPTIONS: '--enable-source-maps', ...environment },
-      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+      role,
+      logGroup,
       bundling: {
         // jsdom (in the scan detectors) resolves this worker file next to itself when it loads.
         ...(bundlesJsdom(handlerFile)
@@ -133,6 +141,7 @@ export class GatehouseFunction extends NodejsFunction {
         ...bundling,
       },
     });
+    acknowledgeFunctionFindings(this, role);
   }
 
   /**
@@ -211,9 +220,9 @@ export class GatehouseFunction extends NodejsFunction {
 
     if ('exportBucket' in access && access.exportBucket) {
       this.addEnvironment('EXPORT_BUCKET', resources.exportBucket.bucketName);
-      // Put the export, and read it: the presigned GET is signed with this function's role.
-      resources.exportBucket.grantPut(this);
-      resources.exportBucket.grantRead(this);
+      // Put the export, and read it: the presigned GET is signed with this function's role. Exactly
+      // these two object actions, not grantPut/grantRead (their s3:Abort*, s3:GetObject*, s3:List*, ...).
+      this.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [resources.exportBucket.arnForObjects('*')] }));
     }
 
     const encrypts = 'encryptSecrets' in access && Boolean(access.encryptSecrets);

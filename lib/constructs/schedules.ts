@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import { SCHEDULER_ENV, targetArnEnv } from '#shared/adapters/scheduler/environment';
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { GatehouseFunction } from '#lib/constructs/gatehouse-function';
+import { acknowledgeSchedulingGrant } from '#lib/nag';
 
 const SCHEDULER_SERVICE = 'scheduler.amazonaws.com';
 const GROUP_SUFFIX = '-schedules';
@@ -52,14 +53,9 @@ export class Schedules extends Construct {
       this.allowInvoke(targetFn);
     }
 
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
-        resources: [
-          Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.groupName}/*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
-        ],
-      }),
-    );
+    const schedulesInGroup = Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.groupName}/*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'], resources: [schedulesInGroup] }));
+    acknowledgeSchedulingGrant(fn.role ?? fn, schedulesInGroup);
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['iam:PassRole'],

@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -26,7 +27,10 @@ export function consumerConstructId(consumer: ConsumerDefinition): string {
 }
 
 /** Everything the consumers may be bound to except the queues, which this construct creates. */
-export type TasksProps = Omit<DataResources, 'taskQueues' | 'toolCallQueue' | 'deliveryQueue' | 'scanQueue' | 'retentionQueue'>;
+export type TasksProps = Omit<DataResources, 'taskQueues' | 'toolCallQueue' | 'deliveryQueue' | 'scanQueue' | 'retentionQueue'> & {
+  /** The customer-managed key of every queue and dead-letter queue (`Keys.data`). */
+  queueKey: IKey;
+};
 
 /**
  * Every queue of topology.ts (`allQueues`), each with a dead-letter queue, and every consumer
@@ -50,14 +54,15 @@ export class Tasks extends Construct {
 
   public constructor(scope: Construct, id: string, props: TasksProps) {
     super(scope, id);
-    const queuesByName = new Map(allQueues.map((definition) => [definition.name, this.queue(definition)] as const));
+    const { queueKey, ...rest } = props;
+    const queuesByName = new Map(allQueues.map((definition) => [definition.name, this.queue(definition, queueKey)] as const));
     const byName = (definition: QueueDefinition): Queue => queuesByName.get(definition.name)!;
     const priorities = Object.entries(TASK_QUEUES) as [TaskPriority, QueueDefinition][];
     this.queuesByName = queuesByName;
     this.queues = Object.fromEntries(priorities.map(([priority, definition]) => [priority, byName(definition)])) as Record<TaskPriority, Queue>;
     this.toolCalls = byName(TOOL_CALL_QUEUE);
     this.deliveries = byName(WEBHOOK_DELIVERY_QUEUE);
-    this.resources = { ...props, taskQueues: this.queues, toolCallQueue: this.toolCalls, deliveryQueue: this.deliveries, scanQueue: byName(SCAN_DETECTOR_QUEUE), retentionQueue: byName(RETENTION_QUEUE) };
+    this.resources = { ...rest, taskQueues: this.queues, toolCallQueue: this.toolCalls, deliveryQueue: this.deliveries, scanQueue: byName(SCAN_DETECTOR_QUEUE), retentionQueue: byName(RETENTION_QUEUE) };
 
     const maxConcurrency = new Map(priorities.map(([priority, definition]) => [definition.name, MAX_CONCURRENCY[priority]]));
     const definitionsByName = new Map(allQueues.map((definition) => [definition.name, definition]));
@@ -92,8 +97,9 @@ export class Tasks extends Construct {
     this.consumers = new Map(consumers.map((definition) => [definition.name, consumer(definition)]));
   }
 
-  private queue(definition: QueueDefinition): Queue {
-    const secure = { enforceSSL: true, encryption: QueueEncryption.SQS_MANAGED };
+  private queue(definition: QueueDefinition, key: IKey): Queue {
+    // CDK's queue grants add the key's actions: producers GenerateDataKey/Encrypt, consumers Decrypt.
+    const secure = { enforceSSL: true, encryption: QueueEncryption.KMS, encryptionMasterKey: key };
     const deadLetterQueue = new Queue(this, `${definition.name}-dlq`, {
       ...secure,
       // The longest SQS allows: time for an operator to inspect and redrive.

@@ -1,11 +1,12 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Key } from 'aws-cdk-lib/aws-kms';
+import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventFanOut } from '#shared/config/topology';
 import { functionId, GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
+import { acknowledgeFailureDestination } from '#lib/nag';
 
 /**
  * Stream retries before a batch goes to the failure queue. With bisection and partial batch
@@ -32,7 +33,8 @@ export class Webhooks extends Construct {
   public readonly fanOutFailures: Queue;
   private fanOutFunction?: GatehouseFunction;
 
-  public constructor(scope: Construct, id: string) {
+  /** `queueKey`: the key of the fan-out failure queue, as of every other queue (`Keys.data`). */
+  public constructor(scope: Construct, id: string, props: { queueKey: IKey }) {
     super(scope, id);
     this.secretsKey = new Key(this, 'SecretsKey', {
       description: 'Gatehouse: encrypts webhook signing secrets (encryption context: tenant, webhook, purpose).',
@@ -44,11 +46,13 @@ export class Webhooks extends Construct {
     });
     this.fanOutFailures = new Queue(this, 'FanOutFailures', {
       enforceSSL: true,
-      encryption: QueueEncryption.SQS_MANAGED,
+      encryption: QueueEncryption.KMS,
+      encryptionMasterKey: props.queueKey,
       // The longest SQS allows: the stream itself forgets the records after 24 h, so an operator
       // replays from the table (POST /webhooks/{id}/recover) within this window.
       retentionPeriod: Duration.days(14),
     });
+    acknowledgeFailureDestination(this.fanOutFailures);
   }
 
   /** The fan-out function; `bind` creates it. */
@@ -74,6 +78,7 @@ export class Webhooks extends Construct {
         // idempotent (one delivery record per subscription and event; an existing one queues nothing).
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: eventFanOut.batchSize,
+        maxBatchingWindow: Duration.seconds(eventFanOut.maxBatchingWindowSeconds),
         // The handler reports the first failed record; bisection splits a batch that fails as a whole
         // (timeout, crash) until the poison record is alone, so it cannot hold the shard hostage.
         reportBatchItemFailures: true,

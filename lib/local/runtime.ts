@@ -4,15 +4,12 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { consumers, eventFanOut, scheduleTargets } from '#shared/config/topology';
+import { consumers, eventFanOut, recurringJobs, scheduleTargets } from '#shared/config/topology';
+import { getIntegerFromEnv } from '#shared/config/env';
 import { StreamPoller } from '#lib/local/stream-poller';
-import { approvalRepository } from '#shared/adapters/dynamodb/approval-repository';
-import { dispatchToolCall } from '#shared/adapters/sqs/tool-call-dispatcher';
-import { scanRepository } from '#shared/adapters/dynamodb/scan-repository';
-import { dispatchDetectorRun } from '#shared/adapters/sqs/scan-dispatcher';
 import { ScheduleRunner } from '#lib/local/schedule-runner';
-import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
-import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
+import { RecurringJobRunner } from '#lib/local/recurring-job-runner';
+import { everythingLostPolicy, sweepPolicyFromEnv, sweepStuckWork } from '#shared/services/stuck-work-sweeper';
 import { createApiKey, ensureApiKey } from '#shared/services/api-keys';
 import { createApiGateway, STAGE } from '#lib/local/api-gateway';
 import { stopOrphanedDynamoDbLocal } from '#lib/local/dynamodb-local';
@@ -34,6 +31,8 @@ export interface RuntimeOptions {
   workerConcurrency?: number;
   /** Tests that need tasks to stay queued turn the queue consumers off. */
   workers?: boolean;
+  /** Interval of the recurring jobs (the stuck-work sweeper); default their rate, or GATEHOUSE_RECURRING_JOB_INTERVAL_MS. */
+  recurringJobIntervalMs?: number;
   /** Engines already running (tests share one pair); otherwise the runtime starts its own. */
   engines?: EngineEndpoints;
   log?: (line: string) => void;
@@ -72,7 +71,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const pollers: QueuePoller[] = [];
   let scheduleRunner: ScheduleRunner | undefined;
   let streamPoller: StreamPoller | undefined;
+  const recurringRunners: RecurringJobRunner[] = [];
   const stopEngines = async () => {
+    await Promise.all(recurringRunners.map((runner) => runner.stop()));
     await streamPoller?.stop();
     await Promise.all(pollers.map((poller) => poller.stop()));
     await scheduleRunner?.stop();
@@ -105,25 +106,20 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       devKey = (await createApiKey('dev')).key;
     }
 
-    // The queues live in memory: re-dispatch every task that was waiting or running when the
-    // runtime last stopped. Workers are idempotent, so a task dispatched twice runs once.
-    let recovered = 0;
-    for await (const task of taskRepository.activeTasks()) {
-      await taskDispatcher.dispatch(task);
-      recovered++;
+    // The queues live in memory: every message of the last run is gone. One sweep of the
+    // stuck-work sweeper with "everything in flight was lost" re-sends every waiting or running
+    // task, unfinished detector run and unexecuted approved action (workers are idempotent).
+    const recovered = await sweepStuckWork({ policy: everythingLostPolicy(sweepPolicyFromEnv()) }).catch((error: unknown) => {
+      log(`Recovery of the last run's work is incomplete (the sweeper retries it): ${String(error)}`);
+      return undefined;
+    });
+    if (recovered && recovered.tasksRedispatched + recovered.detectorRunsRedriven + recovered.toolCallsRedispatched > 0) {
+      log(`Resumed ${recovered.tasksRedispatched} task(s), ${recovered.detectorRunsRedriven} detector run(s) and ${recovered.toolCallsRedispatched} approved action(s) left by the last run.`);
     }
-    if (recovered > 0) log(`Resumed ${recovered} task(s) left waiting or running by the last run.`);
-    let toolCalls = 0;
-    for await (const call of approvalRepository.pendingToolCalls()) {
-      await dispatchToolCall(call);
-      toolCalls++;
-    }
-    if (toolCalls > 0) log(`Re-dispatched ${toolCalls} approved action(s) not executed by the last run.`);
-    for await (const active of scanRepository.activeScans()) {
-      const scan = await scanRepository.getScan(active.tenant_id, active.scan_id);
-      for (const detector of scan?.detectors ?? []) {
-        if (scan!.runs[detector]?.status !== 'completed' && scan!.runs[detector]?.status !== 'failed') await dispatchDetectorRun({ tenant_id: active.tenant_id, scan_id: active.scan_id, detector });
-      }
+    for (const job of recurringJobs) {
+      const runner = new RecurringJobRunner(job, options.recurringJobIntervalMs ?? getIntegerFromEnv('GATEHOUSE_RECURRING_JOB_INTERVAL_MS', job.rateMinutes * 60_000));
+      runner.start();
+      recurringRunners.push(runner);
     }
 
     scheduleRunner = new ScheduleRunner(scheduleTargets);
@@ -136,6 +132,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       handler: eventFanOut.handler,
       filter: (record) => record.eventName === eventFanOut.filter.eventName && record.dynamodb?.NewImage?.entity?.S === eventFanOut.filter.entity,
       batchSize: eventFanOut.batchSize,
+      maxBatchingWindowMs: eventFanOut.maxBatchingWindowSeconds * 1000,
       timeoutSeconds: eventFanOut.timeoutSeconds,
       pollMs: 100,
       ...(options.inMemory || options.engines ? {} : { checkpointFile: join(options.dataDir, 'stream-checkpoint.json') }),

@@ -27,6 +27,11 @@ export interface StreamPollerOptions {
   filter?: (record: DynamoDBRecord) => boolean;
   /** Most records per invocation (default 100, Lambda's default for streams). */
   batchSize?: number;
+  /**
+   * Like the mapping's MaximumBatchingWindowInSeconds: how long records are gathered before an
+   * invocation that is not full (default 0: invoke as soon as records are read).
+   */
+  maxBatchingWindowMs?: number;
   /** Where `{ [shardId]: lastSequenceNumber }` is kept between runs; without it every start is fresh. */
   checkpointFile?: string;
   /** Delay between polls of an idle stream (default 200 ms; Lambda polls a shard four times a second). */
@@ -57,6 +62,8 @@ interface ShardState {
   iterator: string | null | undefined;
   /** Records read and not yet checkpointed, in stream order, filtered-out ones included. */
   buffer: DynamoDBRecord[];
+  /** When the first record of the buffer was read: the batching window runs from there. */
+  bufferedAt: number;
   /** Sequence number of the record the current run of failures starts at, and how many tries failed. */
   failedHead?: string;
   failures: number;
@@ -190,7 +197,7 @@ export class StreamPoller {
       const { StreamDescription } = await this.streams!.send(new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: exclusiveStartShardId }));
       for (const shard of StreamDescription?.Shards ?? []) {
         if (!shard.ShardId || this.shards.has(shard.ShardId)) continue;
-        this.shards.set(shard.ShardId, { id: shard.ShardId, parentId: shard.ParentShardId, initial, status: 'waiting', iterator: undefined, buffer: [], failures: 0, bisected: false, retryAt: 0 });
+        this.shards.set(shard.ShardId, { id: shard.ShardId, parentId: shard.ParentShardId, initial, status: 'waiting', iterator: undefined, buffer: [], bufferedAt: 0, failures: 0, bisected: false, retryAt: 0 });
       }
       exclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
     } while (exclusiveStartShardId);
@@ -224,9 +231,29 @@ export class StreamPoller {
       }
       shard.buffer = await this.read(shard);
       if (shard.buffer.length === 0) return false;
+      shard.bufferedAt = Date.now();
+    }
+    if (this.gathering(shard)) {
+      // Inside the batching window: add what arrived since, and invoke once it is full or the window closes.
+      shard.buffer.push(...(await this.read(shard, this.batchSize - shard.buffer.length)));
+      if (this.gathering(shard)) return false;
     }
     await this.deliver(shard);
     return true;
+  }
+
+  /** True while a fresh batch (not a retry) is neither full nor older than the batching window. */
+  private gathering(shard: ShardState): boolean {
+    const windowMs = this.options.maxBatchingWindowMs ?? 0;
+    return (
+      windowMs > 0 &&
+      typeof shard.iterator === 'string' &&
+      shard.failures === 0 &&
+      shard.failedHead === undefined &&
+      !shard.bisected &&
+      shard.buffer.length < this.batchSize &&
+      Date.now() - shard.bufferedAt < windowMs
+    );
   }
 
   private async openIterator(shard: ShardState): Promise<string | null> {
@@ -259,9 +286,9 @@ export class StreamPoller {
     return ShardIterator ?? null;
   }
 
-  private async read(shard: ShardState): Promise<DynamoDBRecord[]> {
+  private async read(shard: ShardState, limit = this.batchSize): Promise<DynamoDBRecord[]> {
     try {
-      const { Records, NextShardIterator } = await this.streams!.send(new GetRecordsCommand({ ShardIterator: shard.iterator!, Limit: this.batchSize }));
+      const { Records, NextShardIterator } = await this.streams!.send(new GetRecordsCommand({ ShardIterator: shard.iterator!, Limit: limit }));
       shard.iterator = NextShardIterator ?? null;
       return (Records ?? []).map((record) => toLambdaRecord(record, this.streamArn!));
     } catch (error) {

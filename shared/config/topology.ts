@@ -63,7 +63,9 @@ export const taskWorker: ConsumerDefinition = {
   queues: [TASK_QUEUES.high.name, TASK_QUEUES.normal.name, TASK_QUEUES.low.name],
   batchSize: 5,
   timeoutSeconds: 120,
-  memoryMb: 1024,
+  // The agents' own work is a few milliseconds of rules; a run is mostly DynamoDB round trips,
+  // so more memory (CPU) would bill more GB-s for about the same duration.
+  memoryMb: 512,
 };
 
 /** Approved actions (mail.send) waiting for the tool proxy, the only function allowed to send. */
@@ -95,7 +97,8 @@ export const webhookDeliverer: ConsumerDefinition = {
   batchSize: 5,
   // Five deliveries of at most 15 s each, one after another.
   timeoutSeconds: 90,
-  memoryMb: 512,
+  // Waits on the receiver, KMS and DynamoDB; signing a body is microseconds.
+  memoryMb: 256,
 };
 
 /** One message per (scan, detector): detectors run in parallel and fail alone. */
@@ -138,8 +141,15 @@ export const eventFanOut = {
   handler: 'functions/streams/fan-out-events.ts',
   access: { table: 'read_write', dispatchDeliveries: true } as FunctionAccess,
   batchSize: 100,
+  /**
+   * Records are gathered for up to this long before an invocation that is not full: a task's
+   * events arrive within a second or two, and one invocation for most of them instead of one
+   * per transaction is most of the fan-out's cost. Webhooks wait at most this much longer.
+   */
+  maxBatchingWindowSeconds: 1,
   timeoutSeconds: 60,
-  memoryMb: 512,
+  // Waits on DynamoDB and SQS for each record; the batch itself is small JSON.
+  memoryMb: 256,
   /** Only inserted event items reach the function (an event-source filter on AWS). */
   filter: { eventName: 'INSERT', entity: 'event' },
 } as const;
@@ -150,6 +160,34 @@ export const scheduleTargets = { 'approval-expiry': 'functions/approvals/expire-
 export const scheduleTargetAccess: Record<keyof typeof scheduleTargets, FunctionAccess> = {
   'approval-expiry': { table: 'read_write', dispatchTasks: true, schedules: true },
 };
+
+/** A function run on a fixed rate (EventBridge Scheduler on AWS, an interval in the local runtime). */
+export interface RecurringJobDefinition {
+  name: string;
+  handler: string;
+  /** Minutes between runs: `rate(n minutes)` on AWS. */
+  rateMinutes: number;
+  access: FunctionAccess;
+  timeoutSeconds: number;
+  memoryMb: number;
+}
+
+/**
+ * The stuck-work sweeper: fails tasks past their deadline, re-sends lost task, detector and tool
+ * call messages, counts pending approvals (docs/resilience.md). Sends tasks, detector runs and
+ * approved actions; never executes them.
+ */
+export const stuckWorkSweeper: RecurringJobDefinition = {
+  name: 'stuck-work-sweeper',
+  handler: 'functions/workers/sweep-stuck-work.ts',
+  rateMinutes: 1,
+  access: { table: 'read_write', dispatchTasks: true, dispatchScans: true, dispatchToolCalls: true },
+  // Within one rate period, so sweeps rarely overlap (and are safe when they do).
+  timeoutSeconds: 55,
+  memoryMb: 512,
+};
+
+export const recurringJobs: readonly RecurringJobDefinition[] = [stuckWorkSweeper];
 
 export const VISIBILITY_TIMEOUT_FACTOR = 6;
 

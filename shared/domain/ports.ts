@@ -15,8 +15,10 @@ export interface TaskExecutionStore {
   load(tenantId: string, taskId: string): Promise<Task | undefined>;
   /** Waiting → running. Returns the running task, or undefined if it is no longer waiting. */
   start(task: Task, event: ServiceEvent): Promise<Task | undefined>;
-  recordProgress(task: Task, step: number, event: ServiceEvent): Promise<StepOutcome>;
-  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent): Promise<StepOutcome>;
+  /** Applies the progress calls ending at `step`, one event each (calls `step - events.length + 1`..`step`). */
+  recordProgress(task: Task, step: number, events: ServiceEvent[]): Promise<StepOutcome>;
+  /** Applies call `step` (the artifact) with the progress calls buffered just before it. */
+  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent, progress?: ServiceEvent[]): Promise<StepOutcome>;
   complete(task: Task, completedAt: string, event: ServiceEvent): Promise<StepOutcome>;
   fail(task: Task, error: TaskError, failedAt: string, event: ServiceEvent): Promise<StepOutcome>;
   /** Deletes the artifacts of a cancelled task (spec: partial artifacts are discarded). */

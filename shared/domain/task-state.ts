@@ -7,7 +7,8 @@ import { ConflictError } from '#shared/domain/errors';
  */
 export type TaskShape = 'slug' | 'id';
 export type TaskStatus = 'queued' | 'pending' | 'running' | 'awaiting_approval' | 'complete' | 'failed' | 'cancelled';
-export type TaskTrigger = 'start' | 'pause' | 'resume' | 'complete' | 'fail' | 'cancel';
+/** `time_out`: the stuck-work sweeper fails a task that ran past its deadline (`agent_timeout`). */
+export type TaskTrigger = 'start' | 'pause' | 'resume' | 'complete' | 'fail' | 'time_out' | 'cancel';
 
 export const TASK_STATUSES: readonly TaskStatus[] = ['queued', 'pending', 'running', 'awaiting_approval', 'complete', 'failed', 'cancelled'];
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ['complete', 'failed', 'cancelled'];
@@ -32,6 +33,10 @@ function rule(shape: TaskShape, trigger: TaskTrigger): { from: TaskStatus[]; to:
     case 'fail':
       // A parked task can fail too: its approval may expire and the agent give up.
       return { from: ['running', 'awaiting_approval'], to: 'failed' };
+    case 'time_out':
+      // Only a running task has a deadline: a parked one waits for a human, and its approval's
+      // expiry decides how long.
+      return { from: ['running'], to: 'failed' };
     case 'cancel':
       return { from: [waiting(shape), 'running', 'awaiting_approval'], to: 'cancelled' };
   }

@@ -35,6 +35,11 @@ export interface Task {
   created_at: string;
   updated_at: string;
   started_at?: string;
+  /** When the task last went back to running after an approval; its deadline counts from here. */
+  resumed_at?: string;
+  /** The stuck-work sweeper's last re-dispatch of a task whose dispatch or worker was lost, and how many so far. */
+  redispatched_at?: string;
+  redispatch_count?: number;
   completed_at?: string;
   error?: TaskError;
   step: number;

@@ -57,6 +57,8 @@ export interface Delivery {
   webhook_id: string;
   event_id: string;
   event_type: EventType;
+  /** The task the event belongs to: deliveries of one task to one subscription go out in order. */
+  task_id?: string;
   /** The exact body, built once so every attempt sends (and signs) the same bytes. */
   body: string;
   status: DeliveryStatus;

@@ -6,7 +6,14 @@ import { newId } from '#shared/domain/ids';
 import { validateAgainstSchema } from '#shared/domain/input-validation';
 import type { ApprovalGate, RetentionStamps, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
 import { artifactExpiry, type RetentionStamp } from '#shared/domain/retention';
+import type { ServiceEvent } from '#shared/domain/event';
 import type { Task, TaskError } from '#shared/domain/task';
+
+/**
+ * Progress calls waiting for the next durable write are flushed on their own once this many
+ * are buffered: one transaction holds at most 100 actions, and the buffer stays small.
+ */
+const MAX_BUFFERED_PROGRESS = 20;
 
 /**
  * Runs one task to its end, idempotently.
@@ -78,18 +85,32 @@ export class AgentRunner {
         await this.settle(task, context);
         return 'paused';
       }
-      if (error instanceof AgentFailure) {
-        await this.settle(task, context);
-        return this.fail(task, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
-      }
-      if (context.storeFailed) throw error; // the database or queue failed: let the message be redelivered
+      // The database or queue failed: let the message be redelivered.
+      if (!(error instanceof AgentFailure) && context.storeFailed) throw error;
+      const failure: TaskError =
+        error instanceof AgentFailure
+          ? { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }
+          : { code: 'agent_error', message: error instanceof Error ? error.message : String(error) };
+      if (!(await this.flush(context))) return this.stopped(task);
       await this.settle(task, context);
-      return this.fail(task, { code: 'agent_error', message: error instanceof Error ? error.message : String(error) });
+      return this.fail(task, failure);
     }
+    if (!(await this.flush(context))) return this.stopped(task);
     await this.settle(task, context);
     const now = this.deps.clock.now().toISOString();
     const outcome = await this.deps.store.complete(task, now, taskEvent('task.complete', task, { artifact_count: context.artifactCount }, this.deps.clock));
     return outcome === 'task_not_running' ? this.stopped(task) : 'complete';
+  }
+
+  /** Writes progress still buffered before the run ends; false when the task was stopped meanwhile. */
+  private async flush(context: ReplayingContext): Promise<boolean> {
+    try {
+      await context.flushProgress();
+      return true;
+    } catch (error) {
+      if (error instanceof TaskStopped) return false;
+      throw error;
+    }
   }
 
   /** Before the run ends: artifacts stamped from an outdated retention get the current one. */
@@ -115,6 +136,8 @@ class ReplayingContext implements AgentContext {
   private step = 0;
   artifactCount = 0;
   storeFailed = false;
+  /** Progress calls not written yet (see `progress`). */
+  private pending: { step: number; message: string; progress: number }[] = [];
   /** Every artifact of the task this run emitted or replayed, with the settings version of its stamp. */
   readonly stamped: { artifact_id: string; retention_version?: number }[] = [];
   /** The tenant's retention, read once per run on the first new artifact. */
@@ -135,11 +158,36 @@ class ReplayingContext implements AgentContext {
     return this.task.tenant_id;
   }
 
+  /**
+   * Progress is informational, so it is not written on its own: it rides along with the next
+   * durable write (an artifact, an approval request, the end of the run), or is flushed when
+   * MAX_BUFFERED_PROGRESS calls are waiting. Each call still takes its step number, and the write
+   * that carries it advances `step` past it, so a replay skips exactly the calls written; a
+   * worker that dies with progress buffered wrote nothing of it, and the replay buffers it again.
+   */
   async progress(message: string, progress: number): Promise<void> {
     const step = ++this.step;
     if (step <= this.task.step) return;
-    const bounded = Math.min(1, Math.max(0, progress));
-    await this.apply(() => this.deps.store.recordProgress(this.task, step, taskEvent('task.progress', this.task, { message, progress: bounded }, this.deps.clock)));
+    this.pending.push({ step, message, progress: Math.min(1, Math.max(0, progress)) });
+    if (this.pending.length >= MAX_BUFFERED_PROGRESS) await this.flushProgress();
+  }
+
+  /** Writes the buffered progress calls (steps and events) in one transaction. */
+  async flushProgress(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const last = this.pending.at(-1)!.step;
+    const events = this.takeProgressEvents();
+    await this.apply(() => this.deps.store.recordProgress(this.task, last, events));
+  }
+
+  /**
+   * The buffered calls' events, minted now (not when the agent called): an event's id is its
+   * write time, which the SSE stream's settle window relies on (docs/agent-runtime.md).
+   */
+  private takeProgressEvents(): ServiceEvent[] {
+    const events = this.pending.map(({ message, progress }) => taskEvent('task.progress', this.task, { message, progress }, this.deps.clock));
+    this.pending = [];
+    return events;
   }
 
   async emitArtifact(type: string, data: Record<string, unknown>, options?: { approvalGated?: boolean }): Promise<{ artifact_id: string }> {
@@ -152,6 +200,7 @@ class ReplayingContext implements AgentContext {
       return { artifact_id: earlier.artifact_id };
     }
     const retention = await this.retention();
+    const progress = this.takeProgressEvents();
     const now = this.deps.clock.now();
     const created: Artifact = {
       artifact_id: newId('art', now.getTime()),
@@ -165,7 +214,7 @@ class ReplayingContext implements AgentContext {
     };
     const artifact: Artifact = { ...created, expires_at: artifactExpiry(created, retention.retention_days), retention_version: retention.version };
     const event = taskEvent('artifact.emitted', this.task, { artifact_id: artifact.artifact_id, type }, this.deps.clock);
-    const outcome = await this.apply(() => this.deps.store.emitArtifact(this.task, step, artifact, event));
+    const outcome = await this.apply(() => this.deps.store.emitArtifact(this.task, step, artifact, event, progress));
     if (outcome === 'already_applied') {
       // Another delivery of the same message applied this step concurrently; use its artifact.
       const current = await this.deps.store.load(this.task.tenant_id, this.task.task_id);
@@ -200,6 +249,7 @@ class ReplayingContext implements AgentContext {
       if (decision) return decision;
       throw new TaskParked();
     }
+    await this.flushProgress();
     const outcome = await this.apply(() => this.deps.approvals.pause(this.task, step, request, this.gatedArtifactId));
     void outcome;
     throw new TaskParked();

@@ -8,6 +8,8 @@ export type DetectorRunStatus = 'pending' | 'running' | 'completed' | 'failed';
 export interface DetectorRun {
   status: DetectorRunStatus;
   started_at?: string;
+  /** The stuck-work sweeper's last re-send of this run's message. */
+  redriven_at?: string;
   completed_at?: string;
   risk_score?: number;
   risk_level?: RiskLevel;

@@ -6,11 +6,14 @@ import { getIntegerFromEnv } from '#shared/config/env';
 import { systemClock } from '#shared/domain/clock';
 import { decideEndpointDisable, nextAttemptDelaySeconds, nextFailingSince } from '#shared/domain/webhook-retry';
 import { signWebhook, type SigningSecrets } from '#shared/domain/webhook-signature';
-import { secretContext, type DeliveryAttempt, type Webhook } from '#shared/domain/webhook';
+import { secretContext, type Delivery, type DeliveryAttempt, type Webhook } from '#shared/domain/webhook';
 import { addLogContext } from '#shared/observability/log-context';
 import { logger } from '#shared/observability/logger';
 import { recordMetric } from '#shared/observability/metrics';
 import { allowLoopbackWebhooks } from '#shared/services/webhooks';
+import { eventRepository } from '#shared/adapters/dynamodb/event-repository';
+import type { ServiceEvent } from '#shared/domain/event';
+import { orderingDecision } from '#shared/domain/webhook-ordering';
 
 /** The task an event is about, read from the frozen body, so the deliverer's lines join the task's history. */
 function taskIdOf(body: string): string | undefined {
@@ -57,6 +60,34 @@ function retryDelay(attempt: number): number | undefined {
 }
 
 /**
+ * Per-(webhook, task) order (webhook-ordering.ts): false when an earlier event of the same task
+ * is still undelivered to this subscription. The attempt is then queued again, unchanged, to look
+ * again when the earlier one is due (and that one's attempt re-sent if it is long overdue); it is
+ * not counted as an attempt, so waiting never uses up a delivery's retries.
+ */
+async function mayGoInOrder(delivery: Delivery, webhook: Webhook, message: DeliveryMessage, now: Date): Promise<boolean> {
+  const earlier: ServiceEvent[] = [];
+  let lower = 'evt_';
+  for (let page = 0; page < 10; page++) {
+    const { events, more } = await eventRepository.after(delivery.tenant_id, { taskId: delivery.task_id, types: webhook.events }, lower, delivery.event_id, 100);
+    earlier.push(...events.filter((event) => event.event_id < delivery.event_id));
+    if (!more || events.length === 0) break;
+    lower = events.at(-1)!.event_id;
+  }
+  if (earlier.length === 0) return true;
+  const deliveries = new Map((await webhookRepository.getDeliveries(delivery.tenant_id, delivery.webhook_id, earlier.map((event) => event.event_id))).map((found) => [found.event_id, found]));
+  const decision = orderingDecision(
+    earlier.map((event) => ({ event_id: event.event_id, created_at: event.created_at, delivery: deliveries.get(event.event_id) })),
+    webhook.created_at,
+    now,
+  );
+  if (decision.action === 'deliver') return true;
+  if (decision.kickBlocker) await dispatchDelivery({ ...message, event_id: decision.blockedBy, attempt: decision.kickBlocker.attempt });
+  await dispatchDelivery(message, decision.delaySeconds);
+  return false;
+}
+
+/**
  * Makes delivery attempt `message.attempt`. The next attempt is queued BEFORE this one is
  * recorded: a crash in between repeats this attempt (receivers dedupe by X-Service-Delivery), and
  * a stale duplicate of an attempt that was already recorded is dropped, so no attempt chain is
@@ -71,6 +102,7 @@ export async function attemptDelivery(message: DeliveryMessage): Promise<void> {
   if (webhook.status !== 'enabled') return webhookRepository.finishWithoutAttempt(delivery, 'failed', 'endpoint_disabled');
 
   const now = systemClock.now();
+  if (delivery.task_id && !(await mayGoInOrder(delivery, webhook, message, now))) return;
   const headers = signWebhook({ body: delivery.body, eventId: delivery.event_id, eventType: delivery.event_type, timestamp: now, secrets: await signingSecrets(webhook) });
   const result = await deliverWebhook({ url: webhook.url, body: delivery.body, headers, allowLoopback: allowLoopbackWebhooks(), timeoutMs: getIntegerFromEnv('WEBHOOK_TIMEOUT_MS', 15_000) });
   const attempt: DeliveryAttempt = {

@@ -32,6 +32,7 @@ export async function fanOutEvent(event: ServiceEvent): Promise<number> {
       webhook_id: webhook.webhook_id,
       event_id: event.event_id,
       event_type: event.type,
+      ...(event.task_id ? { task_id: event.task_id } : {}),
       body,
       status: 'pending',
       attempt_count: 0,

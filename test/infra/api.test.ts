@@ -2,6 +2,7 @@ import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, routes } from '#functions/routes';
 import { synthGatehouse } from './synth';
+import { STAGE_THROTTLE } from '#lib/constructs/api';
 import { methodFor, type CfnResource } from './template-queries';
 
 const PROBLEM_JSON = "'application/problem+json'";
@@ -27,6 +28,34 @@ describe('REST API', () => {
     });
 
     expect(JSON.parse(accessLogFormat.asString())).toMatchObject({ requestId: '$context.requestId', status: '$context.status', tenantId: '$context.authorizer.tenant_id' });
+  });
+
+  it('caps the whole stage at STAGE_THROTTLE: a ceiling that protects the account, whatever the tenants do', () => {
+    expect(STAGE_THROTTLE).toEqual({ rateLimit: 100, burstLimit: 200 });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: STAGE_THROTTLE.rateLimit, ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit })],
+    });
+  });
+
+  it('writes one JSON access log line per request to its own log group: request id, ip, caller, route, status, latency', () => {
+    const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0] as CfnResource;
+    const { DestinationArn, Format } = stage.Properties.AccessLogSetting;
+    // `arn:…:log-group:<name>` without the `:*` suffix (cdk.json's logGroupDestinationArnWithoutWildcard).
+    const [, parts] = DestinationArn['Fn::Join'] as [string, unknown[]];
+    const logGroupId = (parts.at(-1) as { Ref: string }).Ref;
+    expect(parts.at(-2)).toMatch(/:log-group:$/);
+
+    expect(template.findResources('AWS::Logs::LogGroup')[logGroupId]).toBeDefined();
+    expect(stage.Properties.MethodSettings[0].LoggingLevel).toBe('ERROR');
+    expect(JSON.parse(Format)).toMatchObject({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      caller: '$context.authorizer.principalId',
+      route: '$context.httpMethod $context.resourcePath',
+      status: '$context.status',
+      latencyMs: '$context.responseLatency',
+      integrationLatencyMs: '$context.integrationLatency',
+    });
   });
 
   it('has exactly one method per non-streaming route in the table', () => {
@@ -112,7 +141,7 @@ describe('REST API', () => {
     template.hasOutput('ApiUrl', {
       Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('^https://$'), { Ref: Match.stringLikeRegexp('Stagev1') }])] },
     });
-    // RestApi's own hashed `Endpoint` output is removed; the other output is the event stream's.
-    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'EventStreamUrl']);
+    // RestApi's own hashed `Endpoint` output is removed; the others are the event stream's and the alarm topic's.
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'EventStreamUrl']);
   });
 });

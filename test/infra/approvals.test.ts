@@ -7,6 +7,7 @@ import { synthGatehouse } from './synth';
 import {
   actionsOf,
   consumerId,
+  dataKeyId,
   declaredFunctions,
   getAttTarget,
   queueIdFor,
@@ -34,12 +35,14 @@ describe('approvals', () => {
   let functions: DeclaredFunction[];
   const fnProperties = (id: string) => (template.findResources('AWS::Lambda::Function')[id] as CfnResource).Properties;
   const variablesOf = (id: string): Record<string, unknown> => fnProperties(id).Environment.Variables;
+  /** The role one-time schedules run with (recurring jobs have roles of their own, see sweeper.test.ts). */
   const schedulerRoleId = () => {
     const roles = template.findResources('AWS::IAM::Role', {
       Properties: { AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: SCHEDULER_SERVICE } })] } },
     });
-    expect(Object.keys(roles)).toHaveLength(1);
-    return Object.keys(roles)[0];
+    const oneTime = Object.keys(roles).filter((id) => (roles[id] as CfnResource).Metadata?.['aws:cdk:path'] === 'Gatehouse/Schedules/InvokeRole/Resource');
+    expect(oneTime).toHaveLength(1);
+    return oneTime[0];
   };
   /** Every statement of every IAM policy in the template, by the role it is attached to. */
   const statementsByRole = () => {
@@ -76,10 +79,10 @@ describe('approvals', () => {
       expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * toolProxy.timeoutSeconds);
     });
 
-    it.each([TOOL_CALL_QUEUE.name, `${TOOL_CALL_QUEUE.name}-dlq`])('encrypts %s with SQS-managed keys and denies access without TLS', (name) => {
+    it.each([TOOL_CALL_QUEUE.name, `${TOOL_CALL_QUEUE.name}-dlq`])('encrypts %s with the data key and denies access without TLS', (name) => {
       const id = queueIdFor(template, name);
 
-      expect((template.findResources('AWS::SQS::Queue')[id] as CfnResource).Properties.SqsManagedSseEnabled).toBe(true);
+      expect((template.findResources('AWS::SQS::Queue')[id] as CfnResource).Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [dataKeyId(template), 'Arn'] });
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],
         PolicyDocument: {
@@ -235,12 +238,11 @@ describe('approvals', () => {
   });
 
   describe('task worker', () => {
-    it('has no SES and sends to no queue: it creates expiry schedules but never dispatches', () => {
+    it('has no SES: it creates expiry schedules, and sends only to the task queues (tasks deferred over a tenant cap)', () => {
       const actions = actionsOf(roleStatements(template, workerId(template)));
 
-      expect(taskWorker.access).toEqual({ table: 'read_write', schedules: true });
+      expect(taskWorker.access).toEqual({ table: 'read_write', schedules: true, dispatchTasks: true, taskSlots: true });
       expect(actions.filter((action) => action.startsWith('ses:'))).toEqual([]);
-      expect(actions).not.toContain('sqs:SendMessage');
       expect(actions).toEqual(expect.arrayContaining(SCHEDULING_ACTIONS));
     });
   });

@@ -20,6 +20,7 @@ describe('function bundles', () => {
   const outdir = mkdtempSync(join(tmpdir(), 'gatehouse-cdk-'));
   let bundles: { id: string; file: string }[];
 
+  // Bundling every function takes minutes on a busy machine, as `cdk synth` does: a generous bound.
   beforeAll(() => {
     const template: Template = synthGatehouse({ bundle: true, outdir });
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
@@ -27,7 +28,7 @@ describe('function bundles', () => {
       const assetHash = (fn.Properties.Code.S3Key as string).replace(/\.zip$/, '');
       return { id, file: join(outdir, `asset.${assetHash}`, 'index.mjs') };
     });
-  }, 120_000);
+  }, 600_000);
 
   afterAll(() => {
     rmSync(outdir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, it } from 'vitest';
-import { GLOBAL_SECONDARY_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/adapters/dynamodb/table-definition';
+import { GLOBAL_SECONDARY_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE, projectionOf } from '#shared/adapters/dynamodb/table-definition';
 import { synthGatehouse } from './synth';
 
 const keySchema = (partitionKey: string, sortKey: string) => [
@@ -35,12 +35,12 @@ describe('table', () => {
     });
   });
 
-  it('has exactly the indexes of the definition, with string keys and all attributes projected', () => {
+  it('has exactly the indexes of the definition, with string keys and the projections it declares', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       GlobalSecondaryIndexes: GLOBAL_SECONDARY_INDEXES.map((index) => ({
         IndexName: index.indexName,
         KeySchema: keySchema(index.partitionKey, index.sortKey),
-        Projection: { ProjectionType: 'ALL' },
+        Projection: projectionOf(index),
       })),
       AttributeDefinitions: Match.arrayWith(
         GLOBAL_SECONDARY_INDEXES.flatMap((index) => [

@@ -83,7 +83,7 @@ describe('streaming routes', () => {
   it('lets the stream function read the table (as its route declares) and nothing more', () => {
     const actions = actionsOf(roleStatements(template, functionIdFor(template, eventStream)));
 
-    expect(eventStream.access).toEqual({ table: 'read_write' });
+    expect(eventStream.access).toEqual({ table: 'read_write', rateLimit: true });
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
     expect(actions.filter((action) => action.startsWith('sqs:') || action.startsWith('scheduler:'))).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TASK_QUEUES, VISIBILITY_TIMEOUT_FACTOR, allQueues, taskWorker, visibilityTimeoutSeconds, type QueueDefinition } from '#shared/config/topology';
 import type { TaskPriority } from '#shared/domain/task';
 import { synthGatehouse } from './synth';
-import { idAtPath, workerId, type CfnResource } from './template-queries';
+import { dataKeyId, idAtPath, workerId, type CfnResource } from './template-queries';
 
 const FOURTEEN_DAYS = 14 * 24 * 60 * 60;
 const definitions = Object.entries(TASK_QUEUES) as [TaskPriority, QueueDefinition][];
@@ -51,10 +51,10 @@ describe('task queues and worker', () => {
     expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * taskWorker.timeoutSeconds);
   });
 
-  it('encrypts every queue with SQS-managed keys and denies access without TLS', () => {
+  it('encrypts every queue with the customer-managed data key and denies access without TLS', () => {
     const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
 
-    template.allResourcesProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    template.allResourcesProperties('AWS::SQS::Queue', { KmsMasterKeyId: { 'Fn::GetAtt': [dataKeyId(template), 'Arn'] } });
     for (const id of queueIds) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { API_VERSION, authorizer, routes, type RouteDefinition } from '#functions/routes';
-import { consumers, eventFanOut, scheduleTargetAccess, scheduleTargets, taskWorker, type ConsumerDefinition } from '#shared/config/topology';
+import { consumers, eventFanOut, recurringJobs, scheduleTargetAccess, scheduleTargets, taskWorker, type ConsumerDefinition } from '#shared/config/topology';
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import { functionId as constructIdOf, type AccessDeclaration } from '#lib/constructs/gatehouse-function';
 
@@ -150,6 +150,11 @@ export function scheduleTargetId(template: Template, target: ScheduleTarget): st
   return idAtPath(template, 'AWS::Lambda::Function', `Gatehouse/ScheduleTargets/${constructIdOf(scheduleTargets[target])}/Resource`);
 }
 
+/** Logical id of a recurring job's function (topology.ts `recurringJobs`), by its handler file. */
+export function recurringJobId(template: Template, handlerFile: string): string {
+  return idAtPath(template, 'AWS::Lambda::Function', `Gatehouse/RecurringJobs/${constructIdOf(handlerFile)}/Resource`);
+}
+
 /** A function the stack builds from a declaration, with the access it declares. */
 export interface DeclaredFunction {
   /** For test names: a route's method and path, or the consumer's or target's name. */
@@ -158,8 +163,8 @@ export interface DeclaredFunction {
   access: AccessDeclaration;
 }
 
-/** How many functions the declarations call for: routes, authorizer, queue consumers, schedule targets, the stream fan-out. */
-export const DECLARED_FUNCTION_COUNT = routes.length + 1 + consumers.length + Object.keys(scheduleTargets).length + 1;
+/** How many functions the declarations call for: routes, authorizer, queue consumers, schedule targets, the stream fan-out, recurring jobs. */
+export const DECLARED_FUNCTION_COUNT = routes.length + 1 + consumers.length + Object.keys(scheduleTargets).length + 1 + recurringJobs.length;
 
 /** Every function of the template, found through its declaration. */
 export function declaredFunctions(template: Template): DeclaredFunction[] {
@@ -171,7 +176,18 @@ export function declaredFunctions(template: Template): DeclaredFunction[] {
     ...consumers.map((consumer) => ({ name: consumer.name, id: consumerId(template, consumer), access: consumer.access })),
     ...(Object.keys(scheduleTargets) as ScheduleTarget[]).map((target) => ({ name: target, id: scheduleTargetId(template, target), access: scheduleTargetAccess[target] })),
     { name: eventFanOut.name, id: fanOutId(template), access: eventFanOut.access },
+    ...recurringJobs.map((job) => ({ name: job.name, id: recurringJobId(template, job.handler), access: job.access })),
   ];
+}
+
+/** Logical id of the customer-managed key of the table, its stream, and every queue and dead-letter queue. */
+export function dataKeyId(template: Template): string {
+  return idAtPath(template, 'AWS::KMS::Key', 'Gatehouse/Keys/DataKey/Resource');
+}
+
+/** Logical id of the customer-managed key webhook signing secrets are encrypted under. */
+export function secretsKeyId(template: Template): string {
+  return idAtPath(template, 'AWS::KMS::Key', 'Gatehouse/Webhooks/SecretsKey/Resource');
 }
 
 /** Logical id of the resource at a construct path such as `Gatehouse/Tasks/tasks-high/Resource`. */

@@ -6,12 +6,14 @@ import { synthGatehouse } from './synth';
 import {
   actionsOf,
   consumerId,
+  dataKeyId,
   declaredFunctions,
   fanOutId,
   getAttTarget,
   idAtPath,
   queueIdFor,
   roleStatements,
+  secretsKeyId,
   streamMappings,
   tableId,
   type CfnResource,
@@ -38,16 +40,16 @@ describe('webhooks', () => {
     roleStatements(template, id)
       .filter((statement) => actionsOf([statement]).includes('sqs:SendMessage'))
       .flatMap(({ Resource }) => [Resource].flat().map(getAttTarget));
-  /** Every KMS statement of every IAM policy in the template (functions' roles or any other), with its role. */
-  const kmsStatements = () =>
+  /** Every statement on the secrets key of every IAM policy in the template (functions' roles or any other), with its role. */
+  const secretsKeyStatements = () =>
     (Object.values(template.findResources('AWS::IAM::Policy')) as CfnResource[]).flatMap(({ Properties }) =>
       (Properties.PolicyDocument.Statement as PolicyStatement[])
-        .filter((statement) => actionsOf([statement]).some((action) => action.startsWith('kms:')))
+        .filter((statement) => [statement.Resource].flat().map(getAttTarget).includes(keyId))
         .flatMap((statement) => (Properties.Roles as { Ref: string }[]).map((role) => ({ role: role.Ref, statement }))),
     );
   const roleOf = (id: string) => getAttTarget(resource('AWS::Lambda::Function', id).Properties.Role);
   const expectSecureQueue = (id: string) => {
-    expect(resource('AWS::SQS::Queue', id).Properties.SqsManagedSseEnabled).toBe(true);
+    expect(resource('AWS::SQS::Queue', id).Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [dataKeyId(template), 'Arn'] });
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       Queues: [{ Ref: id }],
       PolicyDocument: {
@@ -59,9 +61,7 @@ describe('webhooks', () => {
   beforeAll(() => {
     template = synthGatehouse();
     functions = declaredFunctions(template);
-    const keys = Object.keys(template.findResources('AWS::KMS::Key'));
-    expect(keys).toHaveLength(1);
-    keyId = keys[0];
+    keyId = secretsKeyId(template);
   }, 120_000);
 
   describe('fan-out on the table stream', () => {
@@ -90,6 +90,7 @@ describe('webhooks', () => {
       expect(mapping.Properties).toMatchObject({
         StartingPosition: 'TRIM_HORIZON',
         BatchSize: eventFanOut.batchSize,
+        MaximumBatchingWindowInSeconds: eventFanOut.maxBatchingWindowSeconds,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
     });
@@ -98,7 +99,7 @@ describe('webhooks', () => {
       expect(mapping.Properties).toMatchObject({ BisectBatchOnFunctionError: true, MaximumRetryAttempts: 10, MaximumRecordAgeInSeconds: ONE_DAY });
     });
 
-    it('sends batches it gives up on to its own failure queue, encrypted, TLS only, kept 14 days', () => {
+    it('sends batches it gives up on to its own failure queue, encrypted with the data key, TLS only, kept 14 days', () => {
       const failures = idAtPath(template, 'AWS::SQS::Queue', 'Gatehouse/Webhooks/FanOutFailures/Resource');
 
       expect(mapping.Properties.DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': [failures, 'Arn'] } } });
@@ -117,7 +118,8 @@ describe('webhooks', () => {
       expect(eventFanOut.access).toEqual({ table: 'read_write', dispatchDeliveries: true });
       expect(streamStatements).toEqual([{ Effect: 'Allow', Action: STREAM_READ, Resource: { 'Fn::GetAtt': [tableId(template), 'StreamArn'] } }]);
       expect(actionsOf(statements)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']));
-      expect(actionsOf(statements).filter((action) => action.startsWith('kms:'))).toEqual([]);
+      // The stream and the delivery queue are under the data key; the secrets key is not its business.
+      expect(statements.filter(({ Resource }) => [Resource].flat().map(getAttTarget).includes(keyId))).toEqual([]);
       expect(variablesOf(id)).toMatchObject({ TABLE_NAME: { Ref: tableId(template) }, [WEBHOOK_DELIVERY_QUEUE.urlEnv]: { Ref: queueIdFor(template, WEBHOOK_DELIVERY_QUEUE.name) } });
     });
   });
@@ -140,7 +142,7 @@ describe('webhooks', () => {
       expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * webhookDeliverer.timeoutSeconds);
     });
 
-    it.each([WEBHOOK_DELIVERY_QUEUE.name, DLQ_NAME])('encrypts %s with SQS-managed keys and denies access without TLS', (name) => {
+    it.each([WEBHOOK_DELIVERY_QUEUE.name, DLQ_NAME])('encrypts %s with the data key and denies access without TLS', (name) => {
       expectSecureQueue(queueIdFor(template, name));
     });
 
@@ -201,7 +203,6 @@ describe('webhooks', () => {
     });
 
     it('has a per-stack alias', () => {
-      template.resourceCountIs('AWS::KMS::Alias', 1);
       template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/Gatehouse/webhook-secrets', TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
     });
 
@@ -212,8 +213,8 @@ describe('webhooks', () => {
 
       expect(encryptors.map(({ name }) => name).sort()).toEqual(ENCRYPTING_ROUTES);
       expect(decryptors.map(({ name }) => name)).toEqual([webhookDeliverer.name]);
-      // Across every policy of the template: no other role has any KMS action, these have exactly one.
-      expect(kmsStatements().sort((a, b) => a.role.localeCompare(b.role))).toEqual(
+      // Across every policy of the template: no other role has any action on the key, these have exactly one.
+      expect(secretsKeyStatements().sort((a, b) => a.role.localeCompare(b.role))).toEqual(
         [...encryptors.map(({ id }) => ({ role: roleOf(id), statement: onKey('kms:Encrypt') })), ...decryptors.map(({ id }) => ({ role: roleOf(id), statement: onKey('kms:Decrypt') }))].sort((a, b) =>
           (a.role ?? '').localeCompare(b.role ?? ''),
         ),

@@ -14,18 +14,26 @@ import { storedTask } from '../support/task-fixtures';
 
 const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
 
-/** A store whose writes start failing after `budget` successful step writes: a worker that dies. */
-function dyingStore(budget: number): TaskExecutionStore {
+/**
+ * A store whose writes start failing after `budget` successful step writes: a worker that dies.
+ * `when: 'after'` lets the failing write commit first, as when a worker dies before it hears back.
+ */
+function dyingStore(budget: number, when: 'before' | 'after' = 'before'): TaskExecutionStore {
   let left = budget;
-  const spend = () => {
-    if (left-- <= 0) throw Object.assign(new Error('worker died'), { name: 'TimeoutError' });
+  const died = () => Object.assign(new Error('worker died'), { name: 'TimeoutError' });
+  const spend = async <T>(write: () => Promise<T>): Promise<T> => {
+    const last = left-- <= 0;
+    if (last && when === 'before') throw died();
+    const result = await write();
+    if (left < 0 && when === 'after') throw died();
+    return result;
   };
   return {
     load: (tenantId, taskId) => taskRepository.load(tenantId, taskId),
     start: (task, event) => taskRepository.start(task, event),
-    recordProgress: async (task, step, event) => (spend(), taskRepository.recordProgress(task, step, event)),
-    emitArtifact: async (task, step, artifact, event) => (spend(), taskRepository.emitArtifact(task, step, artifact, event)),
-    complete: async (task, at, event) => (spend(), taskRepository.complete(task, at, event)),
+    recordProgress: (task, step, events) => spend(() => taskRepository.recordProgress(task, step, events)),
+    emitArtifact: (task, step, artifact, event, progress) => spend(() => taskRepository.emitArtifact(task, step, artifact, event, progress)),
+    complete: (task, at, event) => spend(() => taskRepository.complete(task, at, event)),
     fail: (task, error, at, event) => taskRepository.fail(task, error, at, event),
     discardArtifacts: (task) => taskRepository.discardArtifacts(task),
   };
@@ -52,7 +60,8 @@ describe('agent runner on DynamoDB Local', () => {
     expect(events[1]).toBe('task.started');
     expect(events.filter((type) => type === 'artifact.emitted')).toHaveLength(2);
     expect(events.at(-1)).toBe('task.complete');
-    expect(events).toContain('task.progress');
+    // Every progress call of the full audit is recorded once, though they are written with the artifacts.
+    expect(events.filter((type) => type === 'task.progress')).toHaveLength(done.step - 2);
   });
 
   it('fails input that breaks the manifest schema with malformed_input and its details', async () => {
@@ -76,22 +85,47 @@ describe('agent runner on DynamoDB Local', () => {
     const eventsOfCleanRun = (await taskEvents(tenant, reference.task_id)).length;
     const task = await storedTask(tenant);
 
-    // Kill the worker after 1, 2, 3, ... successful writes, redelivering each time, until a run survives.
+    // Kill the worker after 0, 1, 2, ... successful writes, redelivering each time, until a run survives.
     let deaths = 0;
-    for (let budget = 1; budget < 20; budget++) {
+    for (let budget = 0; budget < 20; budget++) {
       const dying = new AgentRunner({ store: dyingStore(budget), approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
       const outcome = await dying.run(tenant, task.task_id).catch(() => 'died');
       if (outcome !== 'died') break;
       deaths++;
     }
 
-    expect(deaths).toBeGreaterThan(2);
+    expect(deaths).toBeGreaterThan(0);
     const done = (await taskRepository.load(tenant, task.task_id))!;
     expect(done.status).toBe('complete');
     expect(Object.keys(done.artifacts)).toHaveLength(2);
     const events = await taskEvents(tenant, task.task_id);
     expect(events).toHaveLength(eventsOfCleanRun);
     expect(events.filter((event) => event.type === 'artifact.emitted').map((event) => event.data.artifact_id).sort()).toEqual(Object.keys(done.artifacts).sort());
+    expect(await artifactRepository.getMany(tenant, Object.keys(done.artifacts))).toHaveLength(2);
+  });
+
+  it('continues after a worker died right after its write committed: nothing written twice', async () => {
+    const tenant = uniqueTenant();
+    const reference = await storedTask(tenant);
+    await runner.run(tenant, reference.task_id);
+    const eventsOfCleanRun = (await taskEvents(tenant, reference.task_id)).length;
+    const task = await storedTask(tenant);
+
+    let deaths = 0;
+    for (let budget = 0; budget < 20; budget++) {
+      const dying = new AgentRunner({ store: dyingStore(budget, 'after'), approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
+      const outcome = await dying.run(tenant, task.task_id).catch(() => 'died');
+      if (outcome !== 'died') break;
+      deaths++;
+    }
+
+    expect(deaths).toBeGreaterThan(0);
+    const done = (await taskRepository.load(tenant, task.task_id))!;
+    expect(done.status).toBe('complete');
+    expect(Object.keys(done.artifacts)).toHaveLength(2);
+    const events = await taskEvents(tenant, task.task_id);
+    expect(events).toHaveLength(eventsOfCleanRun);
+    expect(events.filter((event) => event.type === 'task.complete')).toHaveLength(1);
     expect(await artifactRepository.getMany(tenant, Object.keys(done.artifacts))).toHaveLength(2);
   });
 
@@ -115,8 +149,8 @@ describe('agent runner on DynamoDB Local', () => {
     const task = await storedTask(tenant);
     const cancelAfterFirstArtifact: TaskExecutionStore = {
       ...dyingStore(1000),
-      emitArtifact: async (current, step, artifact, event) => {
-        const outcome = await taskRepository.emitArtifact(current, step, artifact, event);
+      emitArtifact: async (current, step, artifact, event, progress) => {
+        const outcome = await taskRepository.emitArtifact(current, step, artifact, event, progress);
         const latest = (await taskRepository.load(tenant, task.task_id))!;
         if (latest.status === 'running') await taskRepository.cancel(latest, { ...event, event_id: newId('evt'), type: 'task.cancelled' });
         return outcome;

@@ -113,6 +113,30 @@ describe('the local DynamoDB Streams event-source mapping', () => {
     expect(recording.invocations.map((batch) => batch.length)).toEqual([2, 2, 1]);
   });
 
+  it('gathers records written one after another into one invocation within the batching window', async () => {
+    const tableName = await freshTable('window');
+    startPoller(tableName, { maxBatchingWindowMs: 3_000 });
+    await sleep(100);
+    for (const id of ['w1', 'w2', 'w3', 'w4']) {
+      await put(tableName, id);
+      await sleep(50);
+    }
+
+    await waitFor(() => recording.processed.length >= 4, 'four records');
+    expect(processedIds()).toEqual(['w1', 'w2', 'w3', 'w4']);
+    expect(recording.invocations).toHaveLength(1);
+  });
+
+  it('invokes as soon as a batch is full, without waiting out the window', async () => {
+    const tableName = await freshTable('window-full');
+    startPoller(tableName, { batchSize: 3, maxBatchingWindowMs: 60_000 });
+    await putAll(tableName, ['f1', 'f2', 'f3']);
+
+    // The window is a minute; a full batch must arrive well before it closes.
+    await waitFor(() => recording.processed.length >= 3, 'a full batch', 15_000);
+    expect(processedIds()).toEqual(['f1', 'f2', 'f3']);
+  });
+
   it('drops records the filter rejects before the handler, and consumes them', async () => {
     const tableName = await freshTable('filter');
     const checkpointFile = join(checkpointDir, 'filter.json');

@@ -2,18 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError } from '#shared/domain/errors';
 import { canTransition, initialStatus, nextStatus, TASK_STATUSES, type TaskShape, type TaskStatus, type TaskTrigger } from '#shared/domain/task-state';
 
-const triggers: TaskTrigger[] = ['start', 'pause', 'resume', 'complete', 'fail', 'cancel'];
+const triggers: TaskTrigger[] = ['start', 'pause', 'resume', 'complete', 'fail', 'time_out', 'cancel'];
 
 /** The whole table of allowed transitions, written out by hand from the spec. */
 const allowed: Record<TaskShape, Partial<Record<TaskStatus, Partial<Record<TaskTrigger, TaskStatus>>>>> = {
   slug: {
     queued: { start: 'running', cancel: 'cancelled' },
-    running: { pause: 'awaiting_approval', complete: 'complete', fail: 'failed', cancel: 'cancelled' },
+    running: { pause: 'awaiting_approval', complete: 'complete', fail: 'failed', time_out: 'failed', cancel: 'cancelled' },
     awaiting_approval: { resume: 'running', fail: 'failed', cancel: 'cancelled' },
   },
   id: {
     pending: { start: 'running', cancel: 'cancelled' },
-    running: { pause: 'awaiting_approval', complete: 'complete', fail: 'failed', cancel: 'cancelled' },
+    running: { pause: 'awaiting_approval', complete: 'complete', fail: 'failed', time_out: 'failed', cancel: 'cancelled' },
     awaiting_approval: { resume: 'running', fail: 'failed', cancel: 'cancelled' },
   },
 };

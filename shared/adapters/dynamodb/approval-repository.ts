@@ -41,7 +41,7 @@ function resumeTaskItem(task: Task, step: number, decision: ApprovalDecision, no
     Update: {
       TableName: tableName(),
       Key: keys.task(task.tenant_id, task.task_id),
-      UpdateExpression: 'SET #status = :running, updated_at = :now, decisions.#step = :decision, #activePk = :activePk, #activeSk = :activeSk',
+      UpdateExpression: 'SET #status = :running, updated_at = :now, resumed_at = :now, decisions.#step = :decision, #activePk = :activePk, #activeSk = :activeSk',
       ConditionExpression: '#status = :awaiting',
       ExpressionAttributeNames: { '#status': 'status', '#step': String(step), '#activePk': GSI3.partitionKey, '#activeSk': GSI3.sortKey },
       ExpressionAttributeValues: { ':running': 'running', ':awaiting': 'awaiting_approval', ':now': now, ':decision': decision, ':activePk': active[GSI3.partitionKey], ':activeSk': active[GSI3.sortKey] },
@@ -78,7 +78,13 @@ export class DynamoApprovalRepository {
             {
               Put: {
                 TableName: tableName(),
-                Item: { ...keys.approval(approval.tenant_id, approval.approval_id), ...keys.approvalListing(approval.tenant_id, 'pending', approval.approval_id), entity: 'approval', ...approval },
+                Item: {
+                  ...keys.approval(approval.tenant_id, approval.approval_id),
+                  ...keys.approvalListing(approval.tenant_id, 'pending', approval.approval_id),
+                  ...keys.pendingApproval(approval.tenant_id, approval.approval_id),
+                  entity: 'approval',
+                  ...approval,
+                },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -107,8 +113,8 @@ export class DynamoApprovalRepository {
           TableName: tableName(),
           IndexName: GSI1.indexName,
           KeyConditionExpression: '#pk = :pk',
-          FilterExpression: 'task_id = :task AND step = :step',
-          ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+          FilterExpression: '#task = :task AND #step = :step',
+          ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#task': 'task_id', '#step': 'step' },
           ExpressionAttributeValues: { ':pk': keys.approvalsPartition(task.tenant_id, status), ':task': task.task_id, ':step': step },
         }),
       );
@@ -122,13 +128,17 @@ export class DynamoApprovalRepository {
     const scope = `approvals|${partition}|${query.agent ?? ''}|${query.taskId ?? ''}`;
     let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
     const filters: string[] = [];
+    // Names always go through placeholders: `agent` is one of DynamoDB's reserved words.
+    const names: Record<string, string> = { '#pk': GSI1.partitionKey };
     const values: Item = { ':pk': partition };
     if (query.agent) {
-      filters.push('agent = :agent');
+      filters.push('#agent = :agent');
+      names['#agent'] = 'agent';
       values[':agent'] = query.agent;
     }
     if (query.taskId) {
-      filters.push('task_id = :task');
+      filters.push('#task = :task');
+      names['#task'] = 'task_id';
       values[':task'] = query.taskId;
     }
     const page = await queryPage<Approval>(
@@ -137,7 +147,7 @@ export class DynamoApprovalRepository {
         IndexName: GSI1.indexName,
         KeyConditionExpression: '#pk = :pk',
         ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ScanIndexForward: false,
       },
@@ -156,8 +166,8 @@ export class DynamoApprovalRepository {
         TableName: tableName(),
         IndexName: GSI1.indexName,
         KeyConditionExpression: '#pk = :pk',
-        FilterExpression: 'expires_at <= :now',
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        FilterExpression: '#expires <= :now',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#expires': 'expires_at' },
         ExpressionAttributeValues: { ':pk': keys.approvalsPartition(tenantId, 'pending'), ':now': now },
         Limit: limit,
       }),
@@ -180,10 +190,12 @@ export class DynamoApprovalRepository {
       values[`:${field}`] = value;
       sets.push(`#${field} = :${field}`);
     }
+    // The approval leaves the pending-approvals index: into the index of actions the tool proxy
+    // still owes, or out of gsi3 altogether.
+    names['#gsi3pk'] = GSI3.partitionKey;
+    names['#gsi3sk'] = GSI3.sortKey;
     if (writes.toolCallPending) {
       const pending = keys.pendingToolCall(approval.tenant_id, approval.approval_id);
-      names['#gsi3pk'] = GSI3.partitionKey;
-      names['#gsi3sk'] = GSI3.sortKey;
       values[':gsi3pk'] = pending[GSI3.partitionKey];
       values[':gsi3sk'] = pending[GSI3.sortKey];
       sets.push('#gsi3pk = :gsi3pk', '#gsi3sk = :gsi3sk');
@@ -193,7 +205,7 @@ export class DynamoApprovalRepository {
         Update: {
           TableName: tableName(),
           Key: keys.approval(approval.tenant_id, approval.approval_id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          UpdateExpression: `SET ${sets.join(', ')}${writes.toolCallPending ? '' : ' REMOVE #gsi3pk, #gsi3sk'}`,
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
@@ -267,9 +279,33 @@ export class DynamoApprovalRepository {
     }
   }
 
-  /** Approved actions not executed yet, across tenants (runtime start and sweeper re-dispatch them). */
-  async *pendingToolCalls(): AsyncGenerator<{ tenant_id: string; approval_id: string }> {
-    for await (const item of itemsOfShardedIndex(keys.pendingToolCallPartition, ACTIVE_TASK_SHARDS)) yield { tenant_id: item.tenant_id, approval_id: item.approval_id };
+  /** How many approvals wait for a human, across tenants (the ApprovalsPending gauge): counted, not read. */
+  async countPending(): Promise<number> {
+    let total = 0;
+    for (let shard = 0; shard < ACTIVE_TASK_SHARDS; shard++) {
+      let startKey: Item | undefined;
+      do {
+        const page = await this.client.send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: GSI3.indexName,
+            KeyConditionExpression: '#pk = :pk',
+            ExpressionAttributeNames: { '#pk': GSI3.partitionKey },
+            ExpressionAttributeValues: { ':pk': keys.pendingApprovalPartition(shard) },
+            Select: 'COUNT',
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        total += page.Count ?? 0;
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }
+    return total;
+  }
+
+  /** Approved actions not executed yet, across tenants, with when they were approved (runtime start and sweeper re-dispatch them). */
+  async *pendingToolCallSnapshots(): AsyncGenerator<Approval> {
+    for await (const item of itemsOfShardedIndex(keys.pendingToolCallPartition, ACTIVE_TASK_SHARDS)) yield stripKeys<Approval>(item);
   }
 }
 

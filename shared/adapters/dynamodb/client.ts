@@ -9,9 +9,14 @@ import { traced } from '#shared/observability/tracer';
  */
 export const documentClient = once(() =>
   DynamoDBDocumentClient.from(traced(new DynamoDBClient({
-    maxAttempts: 3,
-    // A database that stops answering must turn into a quick 503, never a hung request.
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 },
+    // A database that stops answering must turn into a quick 503, never a hung request: at most
+    // two attempts of 3 s each (plus a connect of 1 s), so a request answers within about 7 s
+    // even when its first call hangs. Retried transactions are safe: the SDK sends the same
+    // ClientRequestToken again, and DynamoDB applies a TransactWriteItems once per token.
+    // Without `throwOnRequestTimeout` the HTTP handler only logs a warning at `requestTimeout`
+    // and keeps waiting: a frozen database would hang every request.
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
   })), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   }),

@@ -64,6 +64,9 @@ export const keys = {
   approval: (tenantId: string, approvalId: string): Key => ({ pk: `${tenant(tenantId)}#APPROVAL#${approvalId}`, sk: 'APPROVAL' }),
   approvalListing: (tenantId: string, status: string, approvalId: string) => ({ [GSI1.partitionKey]: keys.approvalsPartition(tenantId, status), [GSI1.sortKey]: approvalId }),
   approvalsPartition: (tenantId: string, status: string) => `${tenant(tenantId)}#APPROVALS#${status}`,
+  /** Approvals waiting for a human (sparse; the sweeper counts them for the ApprovalsPending gauge). */
+  pendingApproval: (tenantId: string, approvalId: string) => ({ [GSI3.partitionKey]: keys.pendingApprovalPartition(shardOf(approvalId, ACTIVE_TASK_SHARDS)), [GSI3.sortKey]: `${tenantId}#${approvalId}` }),
+  pendingApprovalPartition: (shard: number) => `PENDING_APPROVALS#${shard}`,
   /** Approved actions the tool proxy has not executed yet (sparse; recovery re-dispatches them). */
   pendingToolCall: (tenantId: string, approvalId: string) => ({ [GSI3.partitionKey]: `ACTIVE_TOOL_CALLS#${shardOf(approvalId, ACTIVE_TASK_SHARDS)}`, [GSI3.sortKey]: `${tenantId}#${approvalId}` }),
   pendingToolCallPartition: (shard: number) => `ACTIVE_TOOL_CALLS#${shard}`,

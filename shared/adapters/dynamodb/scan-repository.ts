@@ -218,8 +218,50 @@ export class DynamoScanRepository {
     }
   }
 
-  async *activeScans(): AsyncGenerator<{ tenant_id: string; scan_id: string }> {
-    for await (const item of itemsOfShardedIndex(keys.activeScanPartition, ACTIVE_TASK_SHARDS)) yield { tenant_id: item.tenant_id, scan_id: item.scan_id };
+  /** Every pending or running scan as the active-scan index holds it (eventually consistent snapshots). */
+  async *activeScanSnapshots(): AsyncGenerator<Scan> {
+    for await (const item of itemsOfShardedIndex(keys.activeScanPartition, ACTIVE_TASK_SHARDS)) yield stripKeys<Scan>(item);
+  }
+
+  /**
+   * Records the sweeper's re-send of a detector run it judged from `seen` (an index snapshot).
+   * Holds only if the run did not move since (same status and start, no re-send by another sweep)
+   * and the scan has not ended; false otherwise, and then nothing is sent.
+   */
+  async markRedriven(scan: Scan, detector: DetectorName, seen: { status?: string; started_at?: string; redriven_at?: string } | undefined, now: string): Promise<boolean> {
+    const names: Record<string, string> = { '#status': 'status', '#runs': 'runs', '#d': detector, '#rs': 'status', '#started': 'started_at', '#redriven': 'redriven_at' };
+    const values: Item = { ':now': now, ':pending': 'pending', ':running': 'running' };
+    const conditions = ['#status IN (:pending, :running)'];
+    if (!seen) {
+      conditions.push('attribute_not_exists(#runs.#d)');
+    } else {
+      values[':seenStatus'] = seen.status;
+      conditions.push('#runs.#d.#rs = :seenStatus');
+      for (const [field, name] of [['started_at', '#started'], ['redriven_at', '#redriven']] as const) {
+        if (seen[field] === undefined) conditions.push(`attribute_not_exists(#runs.#d.${name})`);
+        else {
+          values[`:${field}`] = seen[field];
+          conditions.push(`#runs.#d.${name} = :${field}`);
+        }
+      }
+    }
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.scan(scan.tenant_id, scan.scan_id),
+          // A run the scan never recorded gets a pending one, so the next sweep has something to compare.
+          UpdateExpression: seen ? 'SET #runs.#d.#redriven = :now' : 'SET #runs.#d = :run',
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: seen ? names : { '#status': 'status', '#runs': 'runs', '#d': detector },
+          ExpressionAttributeValues: seen ? values : { ':pending': 'pending', ':running': 'running', ':run': { status: 'pending', redriven_at: now } },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   /** A scan's occurrences, by severity, filtered by detector and severities, with the filtered total. */

@@ -98,8 +98,11 @@ export class DynamoTaskRepository implements TaskExecutionStore {
       },
       query.limit,
       startKey,
+      // gsi2 copies keys and status only (table-definition.ts).
+      { fromTable: index.projection !== 'ALL' },
     );
-    const tasks = page.items;
+    // The index lags the table a little: a task read from the table may have moved on from the status asked for.
+    const tasks = query.status ? page.items.filter((task) => task.status === query.status) : page.items;
     startKey = page.lastKey;
     return { tasks, nextCursor: encodeCursor(scope, startKey) };
   }
@@ -132,11 +135,11 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     }
   }
 
-  recordProgress(task: Task, step: number, event: ServiceEvent): Promise<StepOutcome> {
-    return this.applyStep(task, step, [], event);
+  recordProgress(task: Task, step: number, events: ServiceEvent[]): Promise<StepOutcome> {
+    return this.applyStep(task, step, step - events.length, [], events);
   }
 
-  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent): Promise<StepOutcome> {
+  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent, progress: ServiceEvent[] = []): Promise<StepOutcome> {
     const summary = {
       artifact_id: artifact.artifact_id,
       type: artifact.type,
@@ -147,21 +150,24 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return this.applyStep(
       task,
       step,
+      step - 1 - progress.length,
       [{ Put: { TableName: tableName(), Item: artifactItem(artifact), ConditionExpression: 'attribute_not_exists(pk)' } }],
-      event,
+      [...progress, event],
       { expression: 'artifacts.#artifactId = :summary', names: { '#artifactId': artifact.artifact_id }, values: { ':summary': summary } },
     );
   }
 
   /**
-   * Applies agent-context call number `step` exactly once: the write holds only if the task is
-   * still running and exactly `step - 1` calls were applied before it.
+   * Applies agent-context calls `previous + 1`..`step` exactly once, with their events: the write
+   * holds only if the task is still running and exactly `previous` calls were applied before it.
+   * Several calls share one write when progress calls were buffered (docs/agent-runtime.md).
    */
   private async applyStep(
     task: Task,
     step: number,
+    previous: number,
     extraWrites: object[],
-    event: ServiceEvent,
+    events: ServiceEvent[],
     update?: { expression: string; names: Record<string, string>; values: Item },
   ): Promise<StepOutcome> {
     try {
@@ -175,11 +181,11 @@ export class DynamoTaskRepository implements TaskExecutionStore {
                 UpdateExpression: `SET step = :step, updated_at = :now${update ? `, ${update.expression}` : ''}`,
                 ConditionExpression: '#status = :running AND step = :previous',
                 ExpressionAttributeNames: { '#status': 'status', ...(update?.names ?? {}) },
-                ExpressionAttributeValues: { ':step': step, ':previous': step - 1, ':running': 'running', ':now': event.created_at, ...(update?.values ?? {}) },
+                ExpressionAttributeValues: { ':step': step, ':previous': previous, ':running': 'running', ':now': events.at(-1)!.created_at, ...(update?.values ?? {}) },
               },
             },
             ...extraWrites,
-            await eventPut(event),
+            ...(await Promise.all(events.map((event) => eventPut(event)))),
           ] as never,
         }),
       );
@@ -204,7 +210,24 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return this.finish(task, 'fail', { completed_at: failedAt, error }, event);
   }
 
-  private async finish(task: Task, trigger: 'complete' | 'fail', fields: Item, event: ServiceEvent): Promise<StepOutcome> {
+  /**
+   * running → failed with `agent_timeout`, for the stuck-work sweeper: only while the task is still
+   * in the run the sweeper judged (same `started_at` and `resumed_at`), so a task that paused and
+   * resumed in between, or that a worker completed or failed meanwhile, is left alone.
+   */
+  timeOut(task: Task, error: TaskError, failedAt: string, event: ServiceEvent): Promise<StepOutcome> {
+    const names: Record<string, string> = {};
+    const values: Item = {};
+    const sameRun = (['started_at', 'resumed_at'] as const).map((field) => {
+      names[`#${field}Seen`] = field;
+      if (task[field] === undefined) return `attribute_not_exists(#${field}Seen)`;
+      values[`:${field}Seen`] = task[field];
+      return `#${field}Seen = :${field}Seen`;
+    });
+    return this.finish(task, 'time_out', { completed_at: failedAt, error }, event, { expression: sameRun.join(' AND '), names, values });
+  }
+
+  private async finish(task: Task, trigger: 'complete' | 'fail' | 'time_out', fields: Item, event: ServiceEvent, extra?: { expression: string; names: Record<string, string>; values: Item }): Promise<StepOutcome> {
     const condition = statusCondition(trigger, task);
     const to = trigger === 'complete' ? 'complete' : 'failed';
     const sets = Object.keys(fields).map((name) => `#${name} = :${name}`);
@@ -217,10 +240,11 @@ export class DynamoTaskRepository implements TaskExecutionStore {
                 TableName: tableName(),
                 Key: keys.task(task.tenant_id, task.task_id),
                 UpdateExpression: `SET #status = :to, updated_at = :now, ${sets.join(', ')} REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
-                ConditionExpression: condition.expression,
-                ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(Object.keys(fields).map((name) => [`#${name}`, name])) },
+                ConditionExpression: extra ? `${condition.expression} AND ${extra.expression}` : condition.expression,
+                ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(Object.keys(fields).map((name) => [`#${name}`, name])), ...extra?.names },
                 ExpressionAttributeValues: {
                   ...condition.values,
+                  ...extra?.values,
                   ':to': to,
                   ':now': event.created_at,
                   ...Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value])),
@@ -299,9 +323,33 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     }
   }
 
-  /** Every task a dispatcher still owes work to, across tenants (sparse, sharded index). */
-  async *activeTasks(): AsyncGenerator<{ tenant_id: string; task_id: string; priority: Task['priority'] }> {
-    for await (const item of itemsOfShardedIndex(keys.activeShardPartition, ACTIVE_TASK_SHARDS)) yield { tenant_id: item.tenant_id, task_id: item.task_id, priority: item.priority };
+  /**
+   * Records the stuck-work sweeper's re-dispatch of a task it judged from `seen` (an index
+   * snapshot). Holds only if nothing moved since: same status, no write by a worker, no re-dispatch
+   * by another sweep; so overlapping sweeps send one message, not two. False when it did not hold.
+   */
+  async markRedispatched(seen: Task, now: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.task(seen.tenant_id, seen.task_id),
+          UpdateExpression: 'SET redispatched_at = :now, redispatch_count = if_not_exists(redispatch_count, :zero) + :one',
+          ConditionExpression: `#status = :status AND updated_at = :updated AND ${seen.redispatched_at ? 'redispatched_at = :redispatched' : 'attribute_not_exists(redispatched_at)'}`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':now': now, ':zero': 0, ':one': 1, ':status': seen.status, ':updated': seen.updated_at, ...(seen.redispatched_at ? { ':redispatched': seen.redispatched_at } : {}) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Every waiting or running task as the active-task index holds it (eventually consistent snapshots). */
+  async *activeTaskSnapshots(): AsyncGenerator<Task> {
+    for await (const item of itemsOfShardedIndex(keys.activeShardPartition, ACTIVE_TASK_SHARDS)) yield stripKeys<Task>(item);
   }
 }
 

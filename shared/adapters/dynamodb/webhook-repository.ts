@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { queryAll } from '#shared/adapters/dynamodb/paged-query';
@@ -107,6 +107,22 @@ export class DynamoWebhookRepository {
   async getDelivery(tenantId: string, webhookId: string, eventId: string): Promise<Delivery | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.delivery(tenantId, webhookId, eventId), ConsistentRead: true }));
     return Item ? stripKeys<Delivery>(Item) : undefined;
+  }
+
+  /** Several deliveries of one subscription by event id, strongly consistent; missing ones are left out. */
+  async getDeliveries(tenantId: string, webhookId: string, eventIds: readonly string[]): Promise<Delivery[]> {
+    const found: Delivery[] = [];
+    for (let offset = 0; offset < eventIds.length; offset += 100) {
+      let request: Item[] | undefined = eventIds.slice(offset, offset + 100).map((eventId) => keys.delivery(tenantId, webhookId, eventId));
+      for (let round = 0; request?.length && round < 8; round++) {
+        if (round > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** round));
+        const page = await this.client.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: request, ConsistentRead: true } } }));
+        found.push(...(page.Responses?.[tableName()] ?? []).map((item) => stripKeys<Delivery>(item)));
+        request = page.UnprocessedKeys?.[tableName()]?.Keys as Item[] | undefined;
+      }
+      if (request?.length) throw Object.assign(new Error('DynamoDB kept keys unprocessed'), { name: 'ThrottlingException' });
+    }
+    return found;
   }
 
   /**

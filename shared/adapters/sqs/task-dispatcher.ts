@@ -13,7 +13,9 @@ import { taskMessageSchema, type TaskMessage } from '#shared/domain/task-message
  * fauxqs accepts the attribute on standard queues and ignores it; locally the tenant cap does the work.
  */
 async function send(queueUrl: string, message: TaskMessage, delaySeconds?: number): Promise<void> {
-  const body = taskMessageSchema.parse(message);
+  // A deferred message may still carry its envelope's correlation id; messageBody sets the current one.
+  const { correlation_id: _envelope, ...fields } = message as TaskMessage & { correlation_id?: string };
+  const body = taskMessageSchema.parse(fields);
   await sqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: messageBody(body), MessageGroupId: body.tenant_id, DelaySeconds: delaySeconds }));
 }
 

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, Context, SQSRecord } from 'aws-lambda';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { messageBody, parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { ConflictError } from '#shared/domain/errors';
@@ -9,6 +9,7 @@ import { withLogContext } from '#shared/observability/log-context';
 import { logger } from '#shared/observability/logger';
 import { lambdaContext } from '#lib/local/handler-loader';
 import { captureJsonOutput } from '../../support/captured-output';
+import { provisionForTest } from '../../support/provisioned';
 
 // Before the logger exists: Powertools resets the level to the configured one every invocation.
 vi.hoisted(() => {
@@ -41,6 +42,10 @@ function apiEvent(taskId: string, headers: Record<string, string> = {}): APIGate
 
 describe('route log lines', () => {
   let output: ReturnType<typeof captureJsonOutput>;
+  // Every route spends its tenant's request budget in the table before anything else runs.
+  beforeAll(async () => {
+    await provisionForTest('route-logs');
+  });
   beforeEach(() => {
     output = captureJsonOutput();
   });
