@@ -1,6 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from '#shared/zod';
+import { retrySoon } from '#shared/adapters/sqs/retry-soon';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { observedHandler } from '#shared/observability/observed-handler';
 import { observeRecord } from '#shared/observability/record-context';
@@ -16,4 +17,4 @@ async function runRecord(record: SQSRecord): Promise<void> {
   await observeRecord({ message_id: record.messageId, ...message }, () => executeToolCall(message.tenant_id, message.approval_id));
 }
 
-export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, runRecord, processor, { context }));
+export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, retrySoon(runRecord), processor, { context }));

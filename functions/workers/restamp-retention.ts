@@ -1,9 +1,13 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
+import { retrySoon } from '#shared/adapters/sqs/retry-soon';
 import { dispatchRestamp } from '#shared/adapters/sqs/retention-dispatcher';
 import { InvalidRequestError } from '#shared/domain/errors';
 import { restampJobSchema } from '#shared/domain/retention-job';
+import { logger } from '#shared/observability/logger';
+import { observedHandler } from '#shared/observability/observed-handler';
+import { observeRecord } from '#shared/observability/record-context';
 import { runRestamp } from '#shared/services/retention-restamp';
 
 const processor = new BatchProcessor(EventType.SQS);
@@ -25,13 +29,14 @@ async function restampRecord(record: SQSRecord): Promise<void> {
   } catch (error) {
     // A cursor that is not this tenant's listing can never succeed: drop it, as malformed.
     if (error instanceof InvalidRequestError) {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'malformed re-stamp cursor dropped', tenant_id: job.tenant_id, messageId: record.messageId }));
+      logger.error('malformed re-stamp cursor dropped', { tenant_id: job.tenant_id, message_id: record.messageId });
       return;
     }
     throw error;
   }
   if (next) await dispatchRestamp(next);
-  console.log(JSON.stringify({ level: 'INFO', message: next ? 're-stamp continues' : 're-stamp ended (done or outdated)', tenant_id: job.tenant_id, version: job.version }));
+  logger.info(next ? 're-stamp continues' : 're-stamp ended (done or outdated)', { tenant_id: job.tenant_id, version: job.version });
 }
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, restampRecord, processor, { context });
+export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, retrySoon((record: SQSRecord) => observeRecord({ message_id: record.messageId }, () => restampRecord(record))), processor, { context }));

@@ -4,6 +4,7 @@ import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { findAgentBySlug } from '#shared/agents/catalog';
 import { systemClock } from '#shared/domain/clock';
 import { taskMessageSchema } from '#shared/domain/task-message';
+import { retrySoon } from '#shared/adapters/sqs/retry-soon';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { logger } from '#shared/observability/logger';
 import { observedHandler } from '#shared/observability/observed-handler';
@@ -31,4 +32,4 @@ async function runRecord(record: SQSRecord): Promise<void> {
 }
 
 export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, runRecord, processor, { context }));
+  processPartialResponse(event, retrySoon(runRecord), processor, { context }));
