@@ -35,7 +35,9 @@ const flag = (access: Access, name: string): boolean => Object.entries(access).s
 export const NEEDED_FOR: { pattern: RegExp; needed: (fn: BenchFunction) => boolean }[] = [
   { pattern: /^@aws-sdk\/client-dynamodb$/, needed: (fn) => fn.access.table !== 'none' },
   { pattern: /^@aws-sdk\/client-dynamodb-streams$/, needed: () => false },
-  { pattern: /^@aws-sdk\/client-sqs$/, needed: ({ access }) => ['dispatchTasks', 'dispatchToolCalls', 'dispatchDeliveries', 'dispatchScans', 'dispatchRetention'].some((name) => flag(access, name)) },
+  // Queue consumers also call SQS themselves: a failed record's visibility is shortened so it
+  // retries soon (retry-soon.ts; ChangeMessageVisibility comes with the event source's grant).
+  { pattern: /^@aws-sdk\/client-sqs$/, needed: ({ access, kind }) => kind === 'consumer' || ['dispatchTasks', 'dispatchToolCalls', 'dispatchDeliveries', 'dispatchScans', 'dispatchRetention'].some((name) => flag(access, name)) },
   { pattern: /^@aws-sdk\/client-scheduler$/, needed: ({ access }) => flag(access, 'schedules') },
   { pattern: /^(@aws-sdk\/client-sesv2|nodemailer)$/, needed: ({ access }) => flag(access, 'sendMail') },
   { pattern: /^@aws-sdk\/client-kms$/, needed: ({ access }) => flag(access, 'encryptSecrets') || flag(access, 'decryptSecrets') },
