@@ -1,5 +1,5 @@
 import { authorizer, routes, type RouteAccess } from '#functions/routes';
-import { consumers, eventFanOut, scheduleTargetAccess, scheduleTargets, type FunctionAccess } from '#shared/config/topology';
+import { consumers, eventFanOut, recurringJobs, scheduleTargetAccess, scheduleTargets, type FunctionAccess } from '#shared/config/topology';
 
 /**
  * Memory of functions whose declaration names none: `GatehouseFunction`'s default
@@ -8,7 +8,7 @@ import { consumers, eventFanOut, scheduleTargetAccess, scheduleTargets, type Fun
  */
 export const DEFAULT_MEMORY_MB = 512;
 
-export type FunctionKind = 'api' | 'authorizer' | 'streaming' | 'consumer' | 'stream-consumer' | 'schedule-target';
+export type FunctionKind = 'api' | 'authorizer' | 'streaming' | 'consumer' | 'stream-consumer' | 'schedule-target' | 'recurring-job';
 
 /** One deployed Lambda function, as the benchmark meters and bundles it. */
 export interface BenchFunction {
@@ -41,6 +41,7 @@ export function benchFunctions(): BenchFunction[] {
       access: scheduleTargetAccess[target as keyof typeof scheduleTargets],
       label: `schedule target ${target}`,
     })),
+    ...recurringJobs.map((job): BenchFunction => ({ handler: job.handler, kind: 'recurring-job', memoryMb: job.memoryMb, access: job.access, label: job.name })),
   ];
   const seen = new Set<string>();
   return all.filter((fn) => !seen.has(fn.handler) && seen.add(fn.handler));
