@@ -12,8 +12,11 @@ import type { Delivery } from '#shared/domain/webhook';
 export const FAN_OUT_GRACE_SECONDS = 15 * 60;
 /** A blocking delivery this overdue has probably lost its message: the waiting one re-sends it. */
 export const STALLED_DELIVERY_SECONDS = 120;
-/** How soon a waiting delivery looks again when the blocker names no time of its own. */
-export const RECHECK_SECONDS = 1;
+/**
+ * How soon a waiting delivery looks again when the blocker names no time of its own. A backstop:
+ * the blocker, once it ends, sends its successor at once (webhook-delivery.ts `releaseNext`).
+ */
+export const RECHECK_SECONDS = 5;
 /** SQS's longest message delay. */
 const MAX_DELAY_SECONDS = 900;
 

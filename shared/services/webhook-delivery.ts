@@ -88,6 +88,26 @@ async function mayGoInOrder(delivery: Delivery, webhook: Webhook, message: Deliv
 }
 
 /**
+ * A delivery that ended (delivered, or given up) lets the next delivery of its task to the same
+ * subscription go at once, if that one is waiting its turn, instead of at its next look: order
+ * costs one hop per event, not a polling interval. Only a `pending` successor is sent (one whose
+ * own backoff is running keeps it); a duplicate of its waiting message is dropped as stale.
+ */
+async function releaseNext(delivery: Delivery, webhook: Webhook, message: DeliveryMessage): Promise<void> {
+  if (!delivery.task_id) return;
+  try {
+    const { events } = await eventRepository.after(delivery.tenant_id, { taskId: delivery.task_id, types: webhook.events }, delivery.event_id, undefined, 5);
+    if (events.length === 0) return;
+    const later = await webhookRepository.getDeliveries(delivery.tenant_id, delivery.webhook_id, events.map((event) => event.event_id));
+    const next = later.filter((found) => found.status === 'pending' || found.status === 'retrying').sort((a, b) => a.event_id.localeCompare(b.event_id))[0];
+    if (next?.status === 'pending') await dispatchDelivery({ ...message, event_id: next.event_id, attempt: next.attempt_count + 1 });
+  } catch (error) {
+    // The successor still looks again by itself (RECHECK_SECONDS); this only makes it sooner.
+    logger.warn('could not release the next delivery of the task', { error: String(error) });
+  }
+}
+
+/**
  * Makes delivery attempt `message.attempt`. The next attempt is queued BEFORE this one is
  * recorded: a crash in between repeats this attempt (receivers dedupe by X-Service-Delivery), and
  * a stale duplicate of an attempt that was already recorded is dropped, so no attempt chain is
@@ -117,6 +137,7 @@ export async function attemptDelivery(message: DeliveryMessage): Promise<void> {
   if (result.ok) {
     await webhookRepository.recordAttempt(delivery, attempt, 'succeeded');
     reportAttempt(attempt, 'succeeded');
+    await releaseNext(delivery, webhook, message);
     await webhookRepository.update(webhook.tenant_id, webhook.webhook_id, { last_success_at: now.toISOString() }, ['failing_since']).catch(() => undefined);
     return;
   }
@@ -139,6 +160,7 @@ export async function attemptDelivery(message: DeliveryMessage): Promise<void> {
     await deadLetterDelivery(message);
     await webhookRepository.recordAttempt(delivery, attempt, 'failed', { failure_reason: 'retries_exhausted' });
     reportAttempt(attempt, 'dead_lettered');
+    await releaseNext(delivery, webhook, message);
     return;
   }
   await dispatchDelivery({ ...message, attempt: message.attempt + 1 }, delay);
