@@ -11,9 +11,8 @@
  * Target: `--local` (the runtime started by `npm start`, found through its data dir), or a
  * deployed stack through `--table <name>` / TABLE_NAME and the usual AWS credentials and region.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { TARGET_OPTIONS, tenantOption, useDeployment } from './deployment-target';
 import { NotFoundError } from '#shared/domain/errors';
 import { createApiKey, listApiKeys, revokeApiKey } from '#shared/services/api-keys';
 import { clearTenantLimits, getTenantLimits, setTenantLimits } from '#shared/services/tenant-limits';
@@ -28,9 +27,7 @@ try {
     allowPositionals: true,
     options: {
       tenant: { type: 'string' },
-      table: { type: 'string' },
-      local: { type: 'boolean', default: false },
-      'data-dir': { type: 'string' },
+      ...TARGET_OPTIONS,
       json: { type: 'boolean', default: false },
       rate: { type: 'string' },
       burst: { type: 'string' },
@@ -44,27 +41,9 @@ try {
 }
 const { values, positionals } = parsed;
 
-function requireTenant(command: string): string {
-  if (!values.tenant || !/^[A-Za-z0-9_-]{1,64}$/.test(values.tenant)) {
-    console.error(`${command} needs --tenant with 1-64 letters, digits, _ or -.`);
-    process.exit(2);
-  }
-  return values.tenant;
-}
+const requireTenant = (command: string) => tenantOption(command, values.tenant);
 
-if (values.local) {
-  const dataDir = values['data-dir'] ?? process.env.GATEHOUSE_DATA_DIR ?? join(process.cwd(), '.gatehouse');
-  let runtime: { tableName: string; dynamodb: string };
-  try {
-    runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
-  } catch {
-    console.error(`No local runtime found in ${dataDir}: start it with npm start first.`);
-    process.exit(2);
-  }
-  Object.assign(process.env, { TABLE_NAME: runtime.tableName, AWS_ENDPOINT_URL_DYNAMODB: runtime.dynamodb, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-} else if (values.table) {
-  process.env.TABLE_NAME = values.table;
-}
+useDeployment(values);
 
 const [command, argument] = positionals;
 switch (command) {

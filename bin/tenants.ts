@@ -13,9 +13,8 @@
  * Target: `--local` (the runtime started by `npm start`, found through its data dir), or a
  * deployed stack through `--table <name>` / TABLE_NAME and the usual AWS credentials and region.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { fail, TARGET_OPTIONS, tenantOption, useDeployment } from './deployment-target';
 import { isPlan, PLANS, renderRetention } from '#shared/domain/retention';
 import { setPlan } from '#shared/services/retention';
 import { loadSettings } from '#shared/services/tenant-settings';
@@ -25,33 +24,16 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const usage = `usage: npm run tenants -- <show --tenant T | set-plan --tenant T --plan ${PLANS.join('|')}> [--local | --table NAME]`;
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(2);
-}
-
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { tenant: { type: 'string' }, plan: { type: 'string' }, table: { type: 'string' }, local: { type: 'boolean', default: false }, 'data-dir': { type: 'string' } },
+  options: { tenant: { type: 'string' }, plan: { type: 'string' }, ...TARGET_OPTIONS },
 });
 
-if (values.local) {
-  const dataDir = values['data-dir'] ?? process.env.GATEHOUSE_DATA_DIR ?? join(process.cwd(), '.gatehouse');
-  let runtime: { tableName: string; dynamodb: string };
-  try {
-    runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
-  } catch {
-    fail(`No local runtime found in ${dataDir}: start it with npm start first.`);
-  }
-  Object.assign(process.env, { TABLE_NAME: runtime.tableName, AWS_ENDPOINT_URL_DYNAMODB: runtime.dynamodb, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-} else if (values.table) {
-  process.env.TABLE_NAME = values.table;
-}
+useDeployment(values);
 
 const [command] = positionals;
 if (command !== 'show' && command !== 'set-plan') fail(usage);
-const tenantId = values.tenant;
-if (!tenantId || !/^[A-Za-z0-9_-]{1,64}$/.test(tenantId)) fail(`${command} needs --tenant with 1-64 letters, digits, _ or -.`);
+const tenantId = tenantOption(command, values.tenant);
 
 /** What `show` prints and `set-plan` ends with. */
 async function describe(): Promise<void> {

@@ -3,6 +3,7 @@ import type { ScheduleTarget } from '#shared/domain/scheduler';
 import { SCHEDULE_RETRY_POLICY } from '#shared/adapters/scheduler/retry-policy';
 import { tableScheduler, type StoredSchedule, type TableScheduler } from '#shared/adapters/scheduler/table-scheduler';
 import { lambdaContext, loadHandler } from '#lib/local/handler-loader';
+import { IntervalLoop } from '#lib/local/interval-loop';
 
 export interface ScheduleRunnerOptions {
   /** Retries after the first failed invocation before the schedule is dropped (EventBridge's MaximumRetryAttempts). */
@@ -24,9 +25,7 @@ export interface ScheduleRunnerOptions {
  * the next round) never run one schedule at the same time.
  */
 export class ScheduleRunner {
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  private readonly loop: IntervalLoop;
   private readonly inFlight = new Set<string>();
   private readonly maxRetryAttempts: number;
   private readonly claimMs: number;
@@ -36,7 +35,7 @@ export class ScheduleRunner {
 
   constructor(
     private readonly targets: Record<ScheduleTarget, string>,
-    private readonly intervalMs = 500,
+    intervalMs = 500,
     options: ScheduleRunnerOptions = {},
   ) {
     this.maxRetryAttempts = options.maxRetryAttempts ?? SCHEDULE_RETRY_POLICY.maximumRetryAttempts;
@@ -45,41 +44,16 @@ export class ScheduleRunner {
     this.clock = options.clock ?? systemClock;
     // Resolved at first round, so TABLE_NAME only needs to be set by then.
     this.store = options.store ? () => options.store! : tableScheduler;
+    this.loop = new IntervalLoop(intervalMs, () => this.round(), (error) => console.error(JSON.stringify({ level: 'ERROR', message: 'schedule poll failed', error: String(error) })));
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Stops polling and waits for the runs in flight to finish. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = undefined;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        await this.round();
-      } catch (error) {
-        if (this.running) console.error(JSON.stringify({ level: 'ERROR', message: 'schedule poll failed', error: String(error) }));
-      }
-      if (this.running) await this.sleep();
-    }
-  }
-
-  private sleep(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, this.intervalMs);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async round(): Promise<void> {
