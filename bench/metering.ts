@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { documentClient } from '#shared/adapters/dynamodb/client';
 import { sqsClient } from '#shared/adapters/sqs/client';
@@ -155,6 +156,10 @@ export class Meter {
     }
     const read = READ_OPERATIONS.has(operation);
     const file = currentInvocation();
+    if (process.env.BENCH_TRACE_WRITES) {
+      const keysOf = (text: string) => [...text.matchAll(/"pk":\{"S":"([^"]*)"\}/g)].map((match) => match[1].replace(/[0-9a-z]{26}/g, '…')).join(' ');
+      appendFileSync(process.env.BENCH_TRACE_WRITES, `${file ?? '-'}\t${operation}\t${priced}\t${reported}\t${body.length}\t${keysOf(body)}\n`);
+    }
     if (localScheduler || !file) {
       if (localScheduler && operation === 'PutItemCommand' && file) this.data.schedulesCreated += 1;
       if (localScheduler && operation === 'DeleteItemCommand' && file) this.data.schedulesDeleted += 1;
