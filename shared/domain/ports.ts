@@ -8,6 +8,17 @@ import type { Task, TaskError } from '#shared/domain/task';
 export type StepOutcome = 'applied' | 'already_applied' | 'task_not_running';
 
 /**
+ * Consecutive progress calls not written yet, coalesced: progress is a gauge, so only the latest
+ * call's event is written, and the write applies every call it covers (docs/agent-runtime.md).
+ */
+export interface BufferedProgress {
+  /** The `task.progress` event of the latest call. */
+  event: ServiceEvent;
+  /** How many calls it covers (≥ 1). */
+  calls: number;
+}
+
+/**
  * The storage a task run needs. Every method is one conditional write that also records its
  * event, so a crash between calls leaves a consistent task that a replay can continue.
  */
@@ -15,10 +26,10 @@ export interface TaskExecutionStore {
   load(tenantId: string, taskId: string): Promise<Task | undefined>;
   /** Waiting → running. Returns the running task, or undefined if it is no longer waiting. */
   start(task: Task, event: ServiceEvent): Promise<Task | undefined>;
-  /** Applies the progress calls ending at `step`, one event each (calls `step - events.length + 1`..`step`). */
-  recordProgress(task: Task, step: number, events: ServiceEvent[]): Promise<StepOutcome>;
+  /** Applies the progress calls ending at `step` (calls `step - progress.calls + 1`..`step`) with their one event. */
+  recordProgress(task: Task, step: number, progress: BufferedProgress): Promise<StepOutcome>;
   /** Applies call `step` (the artifact) with the progress calls buffered just before it. */
-  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent, progress?: ServiceEvent[]): Promise<StepOutcome>;
+  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent, progress?: BufferedProgress): Promise<StepOutcome>;
   complete(task: Task, completedAt: string, event: ServiceEvent): Promise<StepOutcome>;
   fail(task: Task, error: TaskError, failedAt: string, event: ServiceEvent): Promise<StepOutcome>;
   /** Deletes the artifacts of a cancelled task (spec: partial artifacts are discarded). */

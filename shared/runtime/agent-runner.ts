@@ -4,16 +4,15 @@ import type { Clock } from '#shared/domain/clock';
 import { taskEvent } from '#shared/domain/events';
 import { newId } from '#shared/domain/ids';
 import { validateAgainstSchema } from '#shared/domain/input-validation';
-import type { ApprovalGate, RetentionStamps, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
+import type { ApprovalGate, BufferedProgress, RetentionStamps, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
 import { artifactExpiry, type RetentionStamp } from '#shared/domain/retention';
-import type { ServiceEvent } from '#shared/domain/event';
 import type { Task, TaskError } from '#shared/domain/task';
 
 /**
- * Progress calls waiting for the next durable write are flushed on their own once this many
- * are buffered: one transaction holds at most 100 actions, and the buffer stays small.
+ * Progress waiting for the next durable write is written on its own once the run's last write is
+ * this old, so a watcher of a long step still sees progress about once a second.
  */
-const MAX_BUFFERED_PROGRESS = 20;
+const PROGRESS_INTERVAL_MS = 1_000;
 
 /**
  * Runs one task to its end, idempotently.
@@ -136,8 +135,10 @@ class ReplayingContext implements AgentContext {
   private step = 0;
   artifactCount = 0;
   storeFailed = false;
-  /** Progress calls not written yet (see `progress`). */
-  private pending: { step: number; message: string; progress: number }[] = [];
+  /** The latest progress call not written yet, and how many calls it stands for (see `progress`). */
+  private pending: { step: number; message: string; progress: number; calls: number } | undefined;
+  /** When this run last wrote: progress is flushed on its own once that is PROGRESS_INTERVAL_MS ago. */
+  private lastWriteAt: number;
   /** Every artifact of the task this run emitted or replayed, with the settings version of its stamp. */
   readonly stamped: { artifact_id: string; retention_version?: number }[] = [];
   /** The tenant's retention, read once per run on the first new artifact. */
@@ -148,7 +149,9 @@ class ReplayingContext implements AgentContext {
   constructor(
     private readonly task: Task,
     private readonly deps: AgentRunnerDependencies,
-  ) {}
+  ) {
+    this.lastWriteAt = deps.clock.now().getTime();
+  }
 
   get taskId() {
     return this.task.task_id;
@@ -159,35 +162,38 @@ class ReplayingContext implements AgentContext {
   }
 
   /**
-   * Progress is informational, so it is not written on its own: it rides along with the next
-   * durable write (an artifact, an approval request, the end of the run), or is flushed when
-   * MAX_BUFFERED_PROGRESS calls are waiting. Each call still takes its step number, and the write
-   * that carries it advances `step` past it, so a replay skips exactly the calls written; a
-   * worker that dies with progress buffered wrote nothing of it, and the replay buffers it again.
+   * Progress is a gauge, not a log: it is not written on its own but rides along with the next
+   * durable write (an artifact, an approval request, the end of the run), and calls superseded
+   * before that write are coalesced into the latest one, whose event alone is written. A run whose
+   * last write is PROGRESS_INTERVAL_MS old writes it at once, so a slow step still reports about
+   * once a second. Each call still takes its step number, and the write that carries it advances
+   * `step` past every call it covers, so a replay skips exactly the calls written; a worker that
+   * dies with progress buffered wrote nothing of it, and the replay buffers it again.
    */
   async progress(message: string, progress: number): Promise<void> {
     const step = ++this.step;
     if (step <= this.task.step) return;
-    this.pending.push({ step, message, progress: Math.min(1, Math.max(0, progress)) });
-    if (this.pending.length >= MAX_BUFFERED_PROGRESS) await this.flushProgress();
+    this.pending = { step, message, progress: Math.min(1, Math.max(0, progress)), calls: (this.pending?.calls ?? 0) + 1 };
+    if (this.deps.clock.now().getTime() - this.lastWriteAt >= PROGRESS_INTERVAL_MS) await this.flushProgress();
   }
 
-  /** Writes the buffered progress calls (steps and events) in one transaction. */
+  /** Writes the buffered progress (its step and event) on its own. */
   async flushProgress(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const last = this.pending.at(-1)!.step;
-    const events = this.takeProgressEvents();
-    await this.apply(() => this.deps.store.recordProgress(this.task, last, events));
+    if (!this.pending) return;
+    const last = this.pending.step;
+    const progress = this.takeProgress()!;
+    await this.apply(() => this.deps.store.recordProgress(this.task, last, progress));
   }
 
   /**
-   * The buffered calls' events, minted now (not when the agent called): an event's id is its
-   * write time, which the SSE stream's settle window relies on (docs/agent-runtime.md).
+   * The buffered progress with its event, minted now (not when the agent called): an event's id is
+   * its write time, which the SSE stream's settle window relies on (docs/agent-runtime.md).
    */
-  private takeProgressEvents(): ServiceEvent[] {
-    const events = this.pending.map(({ message, progress }) => taskEvent('task.progress', this.task, { message, progress }, this.deps.clock));
-    this.pending = [];
-    return events;
+  private takeProgress(): BufferedProgress | undefined {
+    if (!this.pending) return undefined;
+    const { message, progress, calls } = this.pending;
+    this.pending = undefined;
+    return { event: taskEvent('task.progress', this.task, { message, progress }, this.deps.clock), calls };
   }
 
   async emitArtifact(type: string, data: Record<string, unknown>, options?: { approvalGated?: boolean }): Promise<{ artifact_id: string }> {
@@ -200,7 +206,7 @@ class ReplayingContext implements AgentContext {
       return { artifact_id: earlier.artifact_id };
     }
     const retention = await this.retention();
-    const progress = this.takeProgressEvents();
+    const progress = this.takeProgress();
     const now = this.deps.clock.now();
     const created: Artifact = {
       artifact_id: newId('art', now.getTime()),
@@ -263,6 +269,7 @@ class ReplayingContext implements AgentContext {
       this.storeFailed = true;
       throw error;
     }
+    this.lastWriteAt = this.deps.clock.now().getTime();
     if (outcome === 'task_not_running') throw new TaskStopped();
     return outcome;
   }

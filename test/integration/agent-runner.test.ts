@@ -4,6 +4,7 @@ import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { findAgentBySlug } from '#shared/agents/catalog';
 import { systemClock } from '#shared/domain/clock';
 import { newId } from '#shared/domain/ids';
+import type { AgentContext } from '#shared/agents/agent';
 import type { TaskExecutionStore } from '#shared/domain/ports';
 import { AgentRunner } from '#shared/runtime/agent-runner';
 import { approvalGate } from '#shared/services/approval-gate';
@@ -60,8 +61,41 @@ describe('agent runner on DynamoDB Local', () => {
     expect(events[1]).toBe('task.started');
     expect(events.filter((type) => type === 'artifact.emitted')).toHaveLength(2);
     expect(events.at(-1)).toBe('task.complete');
-    // Every progress call of the full audit is recorded once, though they are written with the artifacts.
-    expect(events.filter((type) => type === 'task.progress')).toHaveLength(done.step - 2);
+    // The full audit's progress calls all come before its first artifact: they ride with it,
+    // coalesced into the latest call's event.
+    const progress = (await taskEvents(tenant, task.task_id)).filter((event) => event.type === 'task.progress');
+    expect(progress.map((event) => event.data)).toEqual([{ task_id: task.task_id, message: 'Writing report', progress: 0.95 }]);
+    expect(events.indexOf('task.progress')).toBe(events.indexOf('artifact.emitted') - 1);
+  });
+
+  it('writes progress on its own once the last write is a second old, the latest call only', async () => {
+    // A clock that moves 400 ms each time it is read: a slow agent whose steps take real time.
+    let ms = Date.parse('2026-01-01T00:00:00Z');
+    const slowClock = { now: () => new Date((ms += 400)) };
+    const realAgent = findAgentBySlug('ai-readiness-agent')!;
+    const slowAgent = {
+      manifest: realAgent.manifest,
+      handlers: {
+        'ai_readiness.full_audit': async (_input: unknown, context: AgentContext) => {
+          for (let call = 1; call <= 6; call++) await context.progress(`step ${call}`, call / 10);
+          await context.emitArtifact('ai_readiness.audit_report', { done: true });
+        },
+      },
+    };
+    const slow = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: () => slowAgent, clock: slowClock, retention: retentionStamps });
+    const tenant = uniqueTenant();
+    const task = await storedTask(tenant);
+
+    await expect(slow.run(tenant, task.task_id)).resolves.toBe('complete');
+
+    const progress = (await taskEvents(tenant, task.task_id)).filter((event) => event.type === 'task.progress').map((event) => event.data.message);
+    // Each flush writes the latest call only; the calls in between are covered, not repeated.
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.length).toBeLessThan(6);
+    expect(progress.at(-1)).toBe('step 6');
+    expect(new Set(progress).size).toBe(progress.length);
+    const done = (await taskRepository.load(tenant, task.task_id))!;
+    expect(done.step).toBe(7);
   });
 
   it('fails input that breaks the manifest schema with malformed_input and its details', async () => {

@@ -11,7 +11,7 @@ import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { Artifact } from '#shared/domain/artifact';
 import type { ServiceEvent } from '#shared/domain/event';
-import type { StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
+import type { BufferedProgress, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
 import type { Task, TaskError } from '#shared/domain/task';
 import { sourceStatuses, transitionConflict, isDispatchable, type TaskStatus, type TaskTrigger } from '#shared/domain/task-state';
 import { logger } from '#shared/observability/logger';
@@ -135,11 +135,11 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     }
   }
 
-  recordProgress(task: Task, step: number, events: ServiceEvent[]): Promise<StepOutcome> {
-    return this.applyStep(task, step, step - events.length, [], events);
+  recordProgress(task: Task, step: number, progress: BufferedProgress): Promise<StepOutcome> {
+    return this.applyStep(task, step, step - progress.calls, [], [progress.event]);
   }
 
-  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent, progress: ServiceEvent[] = []): Promise<StepOutcome> {
+  emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent, progress?: BufferedProgress): Promise<StepOutcome> {
     const summary = {
       artifact_id: artifact.artifact_id,
       type: artifact.type,
@@ -150,9 +150,9 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return this.applyStep(
       task,
       step,
-      step - 1 - progress.length,
+      step - 1 - (progress?.calls ?? 0),
       [{ Put: { TableName: tableName(), Item: artifactItem(artifact), ConditionExpression: 'attribute_not_exists(pk)' } }],
-      [...progress, event],
+      progress ? [progress.event, event] : [event],
       { expression: 'artifacts.#artifactId = :summary', names: { '#artifactId': artifact.artifact_id }, values: { ':summary': summary } },
     );
   }
