@@ -25,7 +25,9 @@ async function fanOut(record: DynamoDBRecord): Promise<void> {
   const ids = { tenant_id: serviceEvent.tenant_id, task_id: serviceEvent.task_id, event_id: serviceEvent.event_id, event_type: serviceEvent.type, correlation_id: serviceEvent.event_id };
   await observeRecord(ids, async () => {
     const queued = await fanOutEvent(serviceEvent);
-    logger.info('event fanned out', { deliveries_queued: queued });
+    // Most events have no subscriber; a line for each would be most of a task's log bytes (cost).
+    if (queued > 0) logger.info('event fanned out', { deliveries_queued: queued });
+    else logger.debug('event fanned out', { deliveries_queued: 0 });
   });
 }
 
