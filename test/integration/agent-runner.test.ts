@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { artifactRepository } from '#shared/adapters/dynamodb/artifact-repository';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { keys } from '#shared/adapters/dynamodb/keys';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { findAgentBySlug } from '#shared/agents/catalog';
 import { systemClock } from '#shared/domain/clock';
@@ -66,6 +69,12 @@ describe('agent runner on DynamoDB Local', () => {
     const progress = (await taskEvents(tenant, task.task_id)).filter((event) => event.type === 'task.progress');
     expect(progress.map((event) => event.data)).toEqual([{ task_id: task.task_id, message: 'Writing report', progress: 0.95 }]);
     expect(events.indexOf('task.progress')).toBe(events.indexOf('artifact.emitted') - 1);
+    // The report (several KB of JSON) is stored gzipped and read back whole.
+    const report = Object.values(done.artifacts).find((artifact) => artifact.type === 'ai_readiness.audit_report')!;
+    const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.artifact(tenant, report.artifact_id) }));
+    expect(Item?.data_gz).toBeInstanceOf(Uint8Array);
+    expect(Item?.data).toBeUndefined();
+    expect(Object.keys((await artifactRepository.get(tenant, report.artifact_id))!.data).length).toBeGreaterThan(0);
   });
 
   it('writes progress on its own once the last write is a second old, the latest call only', async () => {

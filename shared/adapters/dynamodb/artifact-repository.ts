@@ -1,5 +1,6 @@
 import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { artifactDataOf, storedArtifactData } from '#shared/adapters/dynamodb/artifact-data';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { Artifact } from '#shared/domain/artifact';
@@ -14,10 +15,12 @@ import { TTL_ATTRIBUTE } from '#shared/adapters/dynamodb/table-definition';
  * below also treats an item past it as gone, which makes expiry exact.
  */
 export function artifactItem(artifact: Artifact): Record<string, unknown> {
+  const { data, ...fields } = artifact;
   return {
     ...keys.artifact(artifact.tenant_id, artifact.artifact_id),
     entity: 'artifact',
-    ...artifact,
+    ...fields,
+    ...storedArtifactData(data),
     ...(artifact.expires_at ? { [TTL_ATTRIBUTE]: expiryEpoch(artifact.expires_at) } : {}),
   };
 }
@@ -25,7 +28,9 @@ export function artifactItem(artifact: Artifact): Record<string, unknown> {
 /** The artifact in an item, or undefined when retention already removed it (TTL may lag). */
 function liveArtifact(item: Record<string, unknown> | undefined, now: Date): Artifact | undefined {
   if (!item || isPastExpiry(item[TTL_ATTRIBUTE], now)) return undefined;
-  return stripKeys<Artifact>(item);
+  const { data_gz, ...fields } = stripKeys<Artifact & { data_gz?: unknown }>(item);
+  void data_gz;
+  return { ...fields, data: artifactDataOf(item) };
 }
 
 /** Artifacts: one item each, keyed by tenant and id; the producing task lists their ids. */
