@@ -35,6 +35,12 @@ export interface CostBreakdown {
   /** Dollars per million units with API Gateway's REST API, and with an HTTP API instead. */
   totalRest: number;
   totalHttp: number;
+  /**
+   * The part no code change makes cheaper: the API request, the Lambda invocations and the SQS
+   * requests, one per hop the topology gives the work (docs/benchmarks.md, "What the target needs").
+   */
+  hopsRest: number;
+  hopsHttp: number;
 }
 
 const GB = 1024 ** 3;
@@ -98,5 +104,12 @@ export function costOf(usage: UnitUsage): CostBreakdown {
   const rest = line('API Gateway REST API requests', usage.apiRequests, 'restApiRequest');
   const http = line('API Gateway HTTP API requests', usage.apiRequests, 'httpApiRequest');
   const common = shared.reduce((total, entry) => total + entry.usdPerMillion, 0);
-  return { lines: [rest, http, ...shared], totalRest: common + rest.usdPerMillion, totalHttp: common + http.usdPerMillion };
+  const hops = shared.filter((entry) => entry.price === 'lambdaRequest' || entry.price === 'sqsRequest').reduce((total, entry) => total + entry.usdPerMillion, 0);
+  return {
+    lines: [rest, http, ...shared],
+    totalRest: common + rest.usdPerMillion,
+    totalHttp: common + http.usdPerMillion,
+    hopsRest: hops + rest.usdPerMillion,
+    hopsHttp: hops + http.usdPerMillion,
+  };
 }

@@ -69,6 +69,8 @@ function arithmetic(cost: CostBreakdown): string[] {
     '',
     `Total with the REST API: **${usd(cost.totalRest)}** per million; with an HTTP API instead: **${usd(cost.totalHttp)}** per million (the two API lines are alternatives: each total counts one).`,
     '',
+    `Of that, the hops of the topology alone (the API request, ${num(cost.lines.find((entry) => entry.price === 'lambdaRequest')!.quantity, 2)} Lambda invocations, ${num(cost.lines.find((entry) => entry.price === 'sqsRequest')!.quantity, 2)} SQS requests) are ${usd(cost.hopsRest)} with the REST API and ${usd(cost.hopsHttp)} with an HTTP API, before any compute, storage, log or trace.`,
+    '',
   ];
 }
 

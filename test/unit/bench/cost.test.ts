@@ -63,6 +63,9 @@ describe('cost per unit of work', () => {
     const shared = cost.lines.filter((entry) => !entry.item.startsWith('API Gateway')).reduce((sum, entry) => sum + entry.usdPerMillion, 0);
     expect(cost.totalRest).toBeCloseTo(shared + 3.5, 10);
     expect(cost.totalHttp).toBeCloseTo(shared + 1, 10);
+    // The hops: the API request, the invocations and the SQS requests, nothing else.
+    expect(cost.hopsRest).toBeCloseTo(3.5 + 2.5 * 0.2 + 3 * 0.4, 10);
+    expect(cost.hopsHttp).toBeCloseTo(1 + 2.5 * 0.2 + 3 * 0.4, 10);
   });
 
   it('refuses a window without units or with a function no declaration names', () => {
