@@ -22,6 +22,9 @@ export const CDK_BUNDLING = {
   logLevel: 'silent',
 } as const;
 
+/** NODE_OPTIONS of every function's environment (`GatehouseFunction`): stack traces through the source map. */
+export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
+
 /** Packages worth naming when a bundle carries them. */
 export const HEAVY = /^(jsdom|axe-core|pdfkit|csv-stringify|nodemailer|@aws-sdk\/client-[a-z0-9-]+|@aws-sdk\/s3-request-presigner|@aws-lambda-powertools\/tracer|aws-xray-sdk-core)$/;
 
