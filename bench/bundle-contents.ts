@@ -6,7 +6,8 @@ import type { BenchFunction } from './functions';
 
 /**
  * The bundling options of `GatehouseFunction` (lib/constructs/gatehouse-function.ts), for esbuild's
- * API: ESM, minified, node22, `module` before `main`, the createRequire banner, nothing external.
+ * API: ESM, minified, node22, source maps without the sources' text, `module` before `main`, the
+ * createRequire banner, nothing external.
  */
 export const CDK_BUNDLING = {
   bundle: true,
@@ -15,6 +16,7 @@ export const CDK_BUNDLING = {
   target: 'node22',
   minify: true,
   sourcemap: true,
+  sourcesContent: false,
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
   external: [],
