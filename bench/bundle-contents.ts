@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { scanDetectorWorker } from '#shared/config/topology';
+import { BUNDLE_ALIASES } from '#lib/bundling/aliases';
 import { repositoryRoot } from '#lib/local/handler-loader';
 import type { BenchFunction } from './functions';
 
 /**
  * The bundling options of `GatehouseFunction` (lib/constructs/gatehouse-function.ts), for esbuild's
  * API: ESM, minified, node22, source maps without the sources' text, `module` before `main`, the
- * createRequire banner, nothing external.
+ * createRequire banner, the package aliases, nothing external.
  */
 export const CDK_BUNDLING = {
   bundle: true,
@@ -20,6 +21,7 @@ export const CDK_BUNDLING = {
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
   external: [],
+  alias: BUNDLE_ALIASES,
   metafile: true,
   logLevel: 'silent',
 } as const;
