@@ -6,4 +6,5 @@ import { fileURLToPath } from 'node:url';
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   semver: fileURLToPath(new URL('./semver-gte.ts', import.meta.url)),
+  fontkit: fileURLToPath(new URL('./fontkit-absent.ts', import.meta.url)),
 };

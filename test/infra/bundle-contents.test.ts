@@ -64,4 +64,13 @@ describe('function bundle contents', () => {
     expect(holders('axe-core')).toEqual(['functions/workers/run-detector.ts']);
     expect(holders('@aws-sdk/client-kms')).toEqual(['functions/webhooks/create-webhook.ts', 'functions/webhooks/rotate-webhook-secret.ts', 'functions/workers/deliver-webhook.ts']);
   });
+
+  it('replaces semver and fontkit with their stand-ins (lib/bundling/aliases.ts) in every bundle', () => {
+    const withOriginals = bundles.filter(({ packages }) => packages.has('semver') || packages.has('fontkit')).map(({ fn }) => fn.handler);
+    const exportBundle = bundles.find(({ fn }) => fn.handler === 'functions/scans/export-scan.ts');
+
+    expect(withOriginals).toEqual([]);
+    expect(exportBundle?.files).toContain('lib/bundling/fontkit-absent.ts');
+    expect(exportBundle?.files).toContain('lib/bundling/semver-gte.ts');
+  });
 });
