@@ -44,3 +44,14 @@ export {
 } from 'zod/mini';
 export type { infer, ZodMiniType as ZodType, ZodMiniUnknown as ZodUnknown } from 'zod/mini';
 export type { $ZodError as ZodError } from 'zod/v4/core';
+
+/**
+ * Builds a schema at load. Call it as `/* @__PURE__ *\/ z.schema(() => ...)`: the annotation tells
+ * esbuild the call has no side effects, so a bundle that imports a schema module for one schema
+ * (GET /tasks/{task_id} shares its module with the task-creation body) drops the others, and zod
+ * never builds, nor V8 compiles, what that function never parses. Without it a schema built with a
+ * method call (`.check(...)`) stays in every bundle that imports its module.
+ */
+export function schema<T>(build: () => T): T {
+  return build();
+}
