@@ -50,7 +50,7 @@ describe('function bundle contents', () => {
   });
 
   it('keeps the agents’ code and sample data in the task worker: API routes read manifests only', () => {
-    const withAgents = bundles.filter(({ files }) => files.some((file) => /^shared\/agents\/(sales\/sales-agent|ai-readiness\/ai-readiness-agent)\.ts$/.test(file))).map(({ fn }) => fn.handler);
+    const withAgents = bundles.filter(({ files }) => files.some((file) => /^shared\/agents\/(sales\/sales-agent|sales\/sample-leads|ai-readiness\/ai-readiness-agent)\.ts$/.test(file))).map(({ fn }) => fn.handler);
 
     expect(withAgents).toEqual(['functions/workers/run-task.ts']);
   });
