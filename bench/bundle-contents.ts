@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { scanDetectorWorker } from '#shared/config/topology';
+import { BUNDLE_ALIASES } from '#lib/bundling/aliases';
 import { repositoryRoot } from '#lib/local/handler-loader';
 import type { BenchFunction } from './functions';
 
 /**
  * The bundling options of `GatehouseFunction` (lib/constructs/gatehouse-function.ts), for esbuild's
- * API: ESM, minified, node22, `module` before `main`, the createRequire banner, nothing external.
+ * API: ESM, minified, node22, source maps without the sources' text, `module` before `main`, the
+ * createRequire banner, the package aliases, nothing external.
  */
 export const CDK_BUNDLING = {
   bundle: true,
@@ -15,12 +17,17 @@ export const CDK_BUNDLING = {
   target: 'node22',
   minify: true,
   sourcemap: true,
+  sourcesContent: false,
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
   external: [],
+  alias: BUNDLE_ALIASES,
   metafile: true,
   logLevel: 'silent',
 } as const;
+
+/** NODE_OPTIONS of every function's environment (`GatehouseFunction`): stack traces through the source map. */
+export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
 /** Packages worth naming when a bundle carries them. */
 export const HEAVY = /^(jsdom|axe-core|pdfkit|csv-stringify|nodemailer|@aws-sdk\/client-[a-z0-9-]+|@aws-sdk\/s3-request-presigner|@aws-lambda-powertools\/tracer|aws-xray-sdk-core)$/;

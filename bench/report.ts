@@ -123,9 +123,9 @@ function bundlesSection(results: BenchResults): string[] {
   return [
     '### Lambda bundles',
     '',
-    `Floor: a handler that only imports and creates the DynamoDB client: ${num(report.floor.bytes / 1024)} KB, init ${num(floor, 1)} ms (median of ${results.config.initRuns} fresh \`node\` processes).`,
+    `Floor: a handler that only imports and creates the DynamoDB client: ${num(report.floor.bytes / 1024)} KB, init ${num(floor, 1)} ms of CPU (median of ${results.config.initRuns} fresh \`node\` processes).`,
     '',
-    ...table(['Function', 'Handler', 'Kind', 'Minified KB', 'Init ms', '× floor', 'Heavy packages (bytes in bundle)', 'Unneeded for its access', 'Target'], rows),
+    ...table(['Function', 'Handler', 'Kind', 'Minified KB', 'Init CPU ms', '× floor', 'Heavy packages (bytes in bundle)', 'Unneeded for its access', 'Target'], rows),
     '',
   ];
 }

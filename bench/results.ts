@@ -50,6 +50,7 @@ export interface BundleResult {
   label: string;
   kind: string;
   bytes: number;
+  /** CPU time of the bundle's import in a fresh process, median (bench/bundles.ts). */
   initMs: number;
   /** Heavy packages the bundle includes, with their bytes in it. */
   heavy: { name: string; bytes: number }[];

@@ -1,5 +1,5 @@
 import * as z from '#shared/zod';
 import { artifactIdParam, taskIdParam } from '#shared/http/common-schemas';
 
-export const artifactParams = z.object({ artifact_id: artifactIdParam });
-export const listArtifactsQuery = z.object({ task_id: taskIdParam });
+export const artifactParams = /* @__PURE__ */ z.schema(() => z.object({ artifact_id: artifactIdParam }));
+export const listArtifactsQuery = /* @__PURE__ */ z.schema(() => z.object({ task_id: taskIdParam }));

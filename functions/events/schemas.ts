@@ -1,26 +1,32 @@
 import * as z from '#shared/zod';
 import { EVENT_TYPES } from '#shared/domain/event';
 
-const isoInstant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z' });
-const eventType = z.enum(EVENT_TYPES);
+const isoInstant = /* @__PURE__ */ z.schema(() => z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z' }));
+const eventType = /* @__PURE__ */ z.schema(() => z.enum(EVENT_TYPES));
 
-/** Filters shared by the event list and the live stream. */
-export const eventFilterFields = {
-  task_id: z.string().min(1).max(64).optional(),
-  agent: z.string().min(1).max(64).optional(),
-};
+/** The list's filters by task and agent (the live stream has the same two). Built per use, as a schema module's other top-level schemas are. */
+const eventFilterFields = () => ({
+  task_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+  agent: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+});
 
-export const listEventsQuery = z
-  .object({
-    ...eventFilterFields,
-    type: z
-      .string()
-      .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
-      .pipe(z.array(eventType).min(1).max(20))
-      .optional(),
-    after: isoInstant.optional(),
-    before: isoInstant.optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(50),
-    cursor: z.string().min(1).max(2048).optional(),
-  })
-  .refine((query) => !query.after || !query.before || Date.parse(query.after) < Date.parse(query.before), { message: 'after must be earlier than before', path: ['after'] });
+export const listEventsQuery = /* @__PURE__ */ z.schema(() =>
+  z
+    .object({
+      ...eventFilterFields(),
+      type: z.optional(
+        z.pipe(
+          z.pipe(
+            z.string(),
+            z.transform((value: string) => value.split(',').map((part) => part.trim()).filter(Boolean)),
+          ),
+          z.array(eventType).check(z.minLength(1), z.maxLength(20)),
+        ),
+      ),
+      after: z.optional(isoInstant),
+      before: z.optional(isoInstant),
+      limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(500)), 50),
+      cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+    })
+    .check(z.refine((query) => !query.after || !query.before || Date.parse(query.after) < Date.parse(query.before), { message: 'after must be earlier than before', path: ['after'] })),
+);

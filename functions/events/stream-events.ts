@@ -19,15 +19,19 @@ import { spendRequest } from '#shared/services/request-budget';
 import { streamEvents } from '#shared/streaming/event-stream';
 
 const streamQuery = z.object({
-  task_id: z.string().min(1).max(64).optional(),
-  agent: z.string().min(1).max(64).optional(),
-  types: z
-    .string()
-    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(EVENT_TYPES)).min(1).max(20))
-    .optional(),
+  task_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+  agent: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+  types: z.optional(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((value: string) => value.split(',').map((part) => part.trim()).filter(Boolean)),
+      ),
+      z.array(z.enum(EVENT_TYPES)).check(z.minLength(1), z.maxLength(20)),
+    ),
+  ),
 });
-const lastEventId = z.string().regex(/^evt_[0-9a-hjkmnp-tv-z]{26}$/, 'must be an event id received from this stream');
+const lastEventId = z.string().check(z.regex(/^evt_[0-9a-hjkmnp-tv-z]{26}$/, 'must be an event id received from this stream'));
 
 /** The one path this function serves, as the route table and the local runtime have it. */
 const STREAM_PATH = `/${API_VERSION}/events/stream`;

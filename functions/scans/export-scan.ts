@@ -1,5 +1,4 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { storeExport } from '#shared/adapters/s3/export-store';
 import { getIntegerFromEnv } from '#shared/config/env';
 import { SECURITY_HEADERS } from '#shared/http/response';
 import { routeHandler } from '#shared/http/route-handler';
@@ -17,6 +16,8 @@ export const handler = routeHandler({ params: scanParams, query: exportQuery }, 
   const report = await buildScanReport(tenantId, params.scan_id);
   const file = await exportScan(report, query.format);
   if (file.body.length > getIntegerFromEnv('EXPORT_INLINE_LIMIT_BYTES', DEFAULT_INLINE_LIMIT)) {
+    // The S3 client and presigner load only for the rare export too large to answer inline.
+    const { storeExport } = await import('#shared/adapters/s3/export-store');
     const location = await storeExport(`${tenantId}/${params.scan_id}/${Date.now()}-${file.fileName}`, file.body, file.contentType, file.fileName);
     return { statusCode: 303, headers: { ...SECURITY_HEADERS, Location: location }, body: '' };
   }

@@ -2,59 +2,79 @@ import * as z from '#shared/zod';
 import { DETECTORS, SEVERITIES } from '#shared/scans/model';
 import { DISMISS_REASONS } from '#shared/scans/finding';
 
-const detectors = z.array(z.enum(DETECTORS)).min(1).max(DETECTORS.length);
-const crawl = z.object({ max_pages: z.number().int().min(1).max(50), timeout_seconds: z.number().int().min(1).max(30), max_page_bytes: z.number().int().min(10_000).max(5 * 1024 * 1024) }).partial().strict();
+const id = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(64)));
+const name = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(200)));
+const target = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(2048)));
+const cursor = /* @__PURE__ */ z.schema(() => z.optional(z.string().check(z.minLength(1), z.maxLength(2048))));
+const limit = (max: number, fallback: number) => z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(max)), fallback);
+const wholeNumber = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max));
+const detectors = /* @__PURE__ */ z.schema(() => z.array(z.enum(DETECTORS)).check(z.minLength(1), z.maxLength(DETECTORS.length)));
+const crawl = /* @__PURE__ */ z.schema(() => z.partial(z.strictObject({ max_pages: wholeNumber(1, 50), timeout_seconds: wholeNumber(1, 30), max_page_bytes: wholeNumber(10_000, 5 * 1024 * 1024) })));
 
-export const projectParams = z.object({ project_id: z.string().min(1).max(64) });
-export const scanParams = z.object({ scan_id: z.string().min(1).max(64) });
-export const findingParams = z.object({ finding_id: z.string().min(1).max(64) });
-export const historyParams = z.object({ project_id: z.string().min(1).max(64), rule_id: z.string().min(1).max(200) });
+export const projectParams = /* @__PURE__ */ z.schema(() => z.object({ project_id: id }));
+export const scanParams = /* @__PURE__ */ z.schema(() => z.object({ scan_id: id }));
+export const findingParams = /* @__PURE__ */ z.schema(() => z.object({ finding_id: id }));
+export const historyParams = /* @__PURE__ */ z.schema(() => z.object({ project_id: id, rule_id: z.string().check(z.minLength(1), z.maxLength(200)) }));
 
-export const createProjectBody = z.object({ name: z.string().min(1).max(200), target: z.string().min(1).max(2048), default_detectors: detectors.optional(), crawl: crawl.optional() }).strict();
-export const updateProjectBody = z
-  .object({ name: z.string().min(1).max(200), target: z.string().min(1).max(2048), default_detectors: detectors, crawl })
-  .partial()
-  .strict()
-  .refine((body) => Object.keys(body).length > 0, 'name at least one of name, target, default_detectors, crawl');
+export const createProjectBody = /* @__PURE__ */ z.schema(() => z.strictObject({ name, target, default_detectors: z.optional(detectors), crawl: z.optional(crawl) }));
+export const updateProjectBody = /* @__PURE__ */ z.schema(() =>
+  z
+    .partial(z.strictObject({ name, target, default_detectors: detectors, crawl }))
+    .check(z.refine((body) => Object.keys(body).length > 0, 'name at least one of name, target, default_detectors, crawl')),
+);
 
-export const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().min(1).max(2048).optional() });
+export const listQuery = /* @__PURE__ */ z.schema(() => z.object({ limit: limit(100, 20), cursor }));
 
-export const createScanBody = z
-  .object({
-    detectors: detectors.optional(),
-    environment: z.string().min(1).max(64).optional(),
-    target_override: z.string().min(1).max(2048).optional(),
-    detector_options: z
-      .object({
-        accessibility: z.object({ wcag_level: z.enum(['A', 'AA', 'AAA']) }).partial().strict(),
-        security: z.object({}).strict(),
-        ai_readiness: z.object({}).strict(),
-      })
-      .partial()
-      .strict()
-      .optional(),
-    metadata: z.record(z.string().max(64), z.union([z.string().max(1024), z.number(), z.boolean()])).refine((value) => Object.keys(value).length <= 50, 'at most 50 keys').optional(),
-  })
-  .strict()
-  .default({});
+export const createScanBody = /* @__PURE__ */ z.schema(() =>
+  z._default(
+    z.strictObject({
+      detectors: z.optional(detectors),
+      environment: z.optional(id),
+      target_override: z.optional(target),
+      detector_options: z.optional(
+        z.partial(
+          z.strictObject({
+            accessibility: z.partial(z.strictObject({ wcag_level: z.enum(['A', 'AA', 'AAA']) })),
+            security: z.strictObject({}),
+            ai_readiness: z.strictObject({}),
+          }),
+        ),
+      ),
+      metadata: z.optional(
+        z
+          .record(z.string().check(z.maxLength(64)), z.union([z.string().check(z.maxLength(1024)), z.number(), z.boolean()]))
+          .check(z.refine((value) => Object.keys(value).length <= 50, 'at most 50 keys')),
+      ),
+    }),
+    {},
+  ),
+);
 
-export const listScansQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().min(1).max(2048).optional(),
-  status: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']).optional(),
-});
+export const listScansQuery = /* @__PURE__ */ z.schema(() =>
+  z.object({
+    limit: limit(100, 20),
+    cursor,
+    status: z.optional(z.enum(['pending', 'running', 'completed', 'failed', 'cancelled'])),
+  }),
+);
 
-export const listFindingsQuery = z.object({
-  detector: z.enum(DETECTORS).optional(),
-  severity: z
-    .string()
-    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(SEVERITIES)).min(1))
-    .optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().min(1).max(2048).optional(),
-});
+export const listFindingsQuery = /* @__PURE__ */ z.schema(() =>
+  z.object({
+    detector: z.optional(z.enum(DETECTORS)),
+    severity: z.optional(
+      z.pipe(
+        z.pipe(
+          z.string(),
+          z.transform((value: string) => value.split(',').map((part) => part.trim()).filter(Boolean)),
+        ),
+        z.array(z.enum(SEVERITIES)).check(z.minLength(1)),
+      ),
+    ),
+    limit: limit(200, 50),
+    cursor,
+  }),
+);
 
-export const updateFindingBody = z.object({ status: z.enum(['dismissed', 'open']), dismissed_reason: z.enum(DISMISS_REASONS).optional(), comment: z.string().max(2000).optional() }).strict();
+export const updateFindingBody = /* @__PURE__ */ z.schema(() => z.strictObject({ status: z.enum(['dismissed', 'open']), dismissed_reason: z.optional(z.enum(DISMISS_REASONS)), comment: z.optional(z.string().check(z.maxLength(2000))) }));
 
-export const exportQuery = z.object({ format: z.enum(['json', 'sarif', 'csv', 'pdf']) });
+export const exportQuery = /* @__PURE__ */ z.schema(() => z.object({ format: z.enum(['json', 'sarif', 'csv', 'pdf']) }));

@@ -6,5 +6,5 @@ import { LONGEST_RETENTION_DAYS } from '#shared/domain/retention';
  * allows fail here (validation_error); what the tenant's own plan allows is checked by the
  * domain (retention_not_allowed_on_plan). Unknown fields are rejected.
  */
-export const updateRetentionBody = z.object({ retention_days: z.number().int().min(1).max(LONGEST_RETENTION_DAYS).nullable() }).strict();
-export const noQuery = z.object({}).strict();
+export const updateRetentionBody = /* @__PURE__ */ z.schema(() => z.strictObject({ retention_days: z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(LONGEST_RETENTION_DAYS))) }));
+export const noQuery = /* @__PURE__ */ z.schema(() => z.strictObject({}));

@@ -8,7 +8,7 @@ import { observeRecord } from '#shared/observability/record-context';
 import { attemptDelivery } from '#shared/services/webhook-delivery';
 
 const processor = new BatchProcessor(EventType.SQS);
-const deliveryMessage = z.object({ tenant_id: z.string().min(1), webhook_id: z.string().min(1), event_id: z.string().min(1), attempt: z.number().int().min(1) }).strict();
+const deliveryMessage = z.strictObject({ tenant_id: z.string().check(z.minLength(1)), webhook_id: z.string().check(z.minLength(1)), event_id: z.string().check(z.minLength(1)), attempt: z.number().check(z.int(), z.minimum(1)) });
 
 /** One delivery attempt per message; retries are new delayed messages, not redeliveries. */
 async function runRecord(record: SQSRecord): Promise<void> {

@@ -8,7 +8,7 @@ import { observeRecord } from '#shared/observability/record-context';
 import { executeToolCall } from '#shared/services/tool-calls';
 
 const processor = new BatchProcessor(EventType.SQS);
-const toolCallMessage = z.object({ tenant_id: z.string().min(1), approval_id: z.string().min(1) }).strict();
+const toolCallMessage = z.strictObject({ tenant_id: z.string().check(z.minLength(1)), approval_id: z.string().check(z.minLength(1)) });
 
 /** The tool proxy: the only function that may send mail. Executes approved actions, once each. */
 async function runRecord(record: SQSRecord): Promise<void> {

@@ -9,7 +9,7 @@ import { DETECTORS } from '#shared/scans/model';
 import { runDetector } from '#shared/services/scan-runner';
 
 const processor = new BatchProcessor(EventType.SQS);
-const detectorMessage = z.object({ tenant_id: z.string().min(1), scan_id: z.string().min(1), detector: z.enum(DETECTORS) }).strict();
+const detectorMessage = z.strictObject({ tenant_id: z.string().check(z.minLength(1)), scan_id: z.string().check(z.minLength(1)), detector: z.enum(DETECTORS) });
 
 /** One detector of one scan per message; a dead worker's message comes back and the run resumes. */
 async function runRecord(record: SQSRecord): Promise<void> {

@@ -20,6 +20,7 @@ import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
 import type { Schedules } from '#lib/constructs/schedules';
 import { API_LIMITS, limitEnvironment, rateLimitWriteStatement, WORKER_LIMITS } from '#lib/constructs/limit-settings';
+import { BUNDLE_ALIASES } from '#lib/bundling/aliases';
 import { acknowledgeFunctionFindings } from '#lib/nag';
 
 /** The repository root: handler files in the route table and topology are relative to it. */
@@ -130,6 +131,9 @@ export class GatehouseFunction extends NodejsFunction {
         format: OutputFormat.ESM,
         minify: true,
         sourceMap: true,
+        // Stack traces need only the mappings; with NODE_OPTIONS=--enable-source-maps Node reads and
+        // parses the whole map at cold start, and the sources' text would triple its size.
+        sourcesContent: false,
         target: 'node22',
         // Prefer ESM entry points of dependencies so esbuild can tree-shake them.
         mainFields: ['module', 'main'],
@@ -137,6 +141,7 @@ export class GatehouseFunction extends NodejsFunction {
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
         // Bundle the AWS SDK too: the version we test against, not whatever the runtime ships.
         externalModules: [],
+        esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([name, path]) => `${name}=${path}`) },
         forceDockerBundling: false,
         ...bundling,
       },

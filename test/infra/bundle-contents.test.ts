@@ -50,7 +50,7 @@ describe('function bundle contents', () => {
   });
 
   it('keeps the agents’ code and sample data in the task worker: API routes read manifests only', () => {
-    const withAgents = bundles.filter(({ files }) => files.some((file) => /^shared\/agents\/(sales\/sales-agent|ai-readiness\/ai-readiness-agent)\.ts$/.test(file))).map(({ fn }) => fn.handler);
+    const withAgents = bundles.filter(({ files }) => files.some((file) => /^shared\/agents\/(sales\/sales-agent|sales\/sample-leads|ai-readiness\/ai-readiness-agent)\.ts$/.test(file))).map(({ fn }) => fn.handler);
 
     expect(withAgents).toEqual(['functions/workers/run-task.ts']);
   });
@@ -63,5 +63,14 @@ describe('function bundle contents', () => {
     expect(holders('jsdom')).toEqual(['functions/workers/run-detector.ts']);
     expect(holders('axe-core')).toEqual(['functions/workers/run-detector.ts']);
     expect(holders('@aws-sdk/client-kms')).toEqual(['functions/webhooks/create-webhook.ts', 'functions/webhooks/rotate-webhook-secret.ts', 'functions/workers/deliver-webhook.ts']);
+  });
+
+  it('replaces semver and fontkit with their stand-ins (lib/bundling/aliases.ts) in every bundle', () => {
+    const withOriginals = bundles.filter(({ packages }) => packages.has('semver') || packages.has('fontkit')).map(({ fn }) => fn.handler);
+    const exportBundle = bundles.find(({ fn }) => fn.handler === 'functions/scans/export-scan.ts');
+
+    expect(withOriginals).toEqual([]);
+    expect(exportBundle?.files).toContain('lib/bundling/fontkit-absent.ts');
+    expect(exportBundle?.files).toContain('lib/bundling/semver-gte.ts');
   });
 });

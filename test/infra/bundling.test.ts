@@ -43,6 +43,7 @@ describe('function bundles', () => {
       expect(code.startsWith(ESM_REQUIRE_BANNER), id).toBe(true);
       expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map'), id).toBe(true);
       expect(existsSync(`${file}.map`), id).toBe(true);
+      expect(JSON.parse(readFileSync(`${file}.map`, 'utf8')).sourcesContent, id).toBeUndefined();
     }
   });
 

@@ -1,7 +1,7 @@
 import type { JsonSchema } from '#shared/agents/agent';
 import { intentSignalTypes } from './company';
 import { emailTones } from './email-templates';
-import { pipelineStages } from './pipeline-report';
+import { pipelineStages } from './pipeline-stages';
 
 /** Every schema here is JSON Schema draft 2020-12, like the rest of the agent manifests. */
 const draft = 'https://json-schema.org/draft/2020-12/schema';

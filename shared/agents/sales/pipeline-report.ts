@@ -1,8 +1,5 @@
 import { normaliseDomain } from './lead-source';
-
-export const pipelineStages = ['contacted', 'engaged', 'meeting', 'proposal', 'won', 'lost'] as const;
-
-export type PipelineStage = (typeof pipelineStages)[number];
+import { pipelineStages, type PipelineStage } from './pipeline-stages';
 
 export interface OutreachRecord {
   lead_id?: string;

@@ -2,7 +2,6 @@
  * One entry point for downloads: the report in the asked format with its content type and a
  * file name fit for Content-Disposition.
  */
-import { toCsv } from '#shared/scans/exports/csv';
 import { toJson } from '#shared/scans/exports/json';
 import { toSarif } from '#shared/scans/exports/sarif';
 import type { ScanReport } from '#shared/scans/exports/scan-report';
@@ -23,9 +22,9 @@ const FORMATS: Record<ExportFormat, { contentType: string; extension: string; re
     extension: 'sarif',
     render: (report) => Buffer.from(`${JSON.stringify(toSarif(report), null, 2)}\n`, 'utf8'),
   },
-  csv: { contentType: 'text/csv; charset=utf-8', extension: 'csv', render: toCsv },
-  // Loaded on first use: pdfkit with its fonts and brotli is most of the export's bundle, and
-  // evaluating it at cold start would slow every other format's first answer.
+  // CSV and PDF load on first use: their libraries (csv-stringify; pdfkit with its fonts and
+  // brotli) would otherwise be evaluated at every cold start, for every other format too.
+  csv: { contentType: 'text/csv; charset=utf-8', extension: 'csv', render: async (report) => (await import('#shared/scans/exports/csv')).toCsv(report) },
   pdf: { contentType: 'application/pdf', extension: 'pdf', render: async (report) => (await import('#shared/scans/exports/pdf')).toPdf(report) },
 };
 

@@ -1,0 +1,8 @@
+/**
+ * The stages of the sales pipeline, on their own: the manifest's input schema lists them, and API
+ * routes that read manifests must not pull the pipeline report, which brings the lead source and its
+ * sample data (about 40 KB built at every cold start).
+ */
+export const pipelineStages = ['contacted', 'engaged', 'meeting', 'proposal', 'won', 'lost'] as const;
+
+export type PipelineStage = (typeof pipelineStages)[number];
