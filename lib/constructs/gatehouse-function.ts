@@ -21,6 +21,7 @@ import type { TaskPriority } from '#shared/domain/task';
 import type { Schedules } from '#lib/constructs/schedules';
 import { API_LIMITS, limitEnvironment, rateLimitWriteStatement, WORKER_LIMITS } from '#lib/constructs/limit-settings';
 import { BUNDLE_ALIASES } from '#lib/bundling/aliases';
+import { companionCommands, hasCompanions } from '#lib/bundling/companions';
 import { acknowledgeFunctionFindings } from '#lib/nag';
 
 /** The repository root: handler files in the route table and topology are relative to it. */
@@ -65,13 +66,6 @@ const CIPHER_ENV: Pick<typeof SECRET_CIPHER_ENV, 'backend' | 'kmsKeyId'> = { bac
  * What a function may be bound to. Task queues are keyed by priority so their URL env names are
  * known. `scheduleTargets` are the functions one-time schedules invoke, by target name.
  */
-/** Handlers whose bundle includes jsdom: the detector worker only (test/infra/bundle-contents.test.ts). */
-const JSDOM_HANDLERS: ReadonlySet<string> = new Set(['functions/workers/run-detector.ts']);
-
-function bundlesJsdom(handlerFile: string): boolean {
-  return JSDOM_HANDLERS.has(handlerFile);
-}
-
 export interface DataResources {
   table: ITable;
   taskQueues: Record<TaskPriority, IQueue>;
@@ -118,13 +112,12 @@ export class GatehouseFunction extends NodejsFunction {
       role,
       logGroup,
       bundling: {
-        // jsdom (in the scan detectors) resolves this worker file next to itself when it loads.
-        ...(bundlesJsdom(handlerFile)
+        ...(hasCompanions(handlerFile)
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
-                afterBundling: (_input: string, outputDir: string) => [`cp "${join(REPO_ROOT, 'node_modules/jsdom/lib/jsdom/living/xhr/xhr-sync-worker.js')}" "${outputDir}/xhr-sync-worker.js"`],
+                afterBundling: (_input: string, outputDir: string) => companionCommands(handlerFile, REPO_ROOT, outputDir),
               },
             }
           : {}),

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { synthGatehouse } from './synth';
-import { DECLARED_FUNCTION_COUNT, type CfnResource } from './template-queries';
+import { DECLARED_FUNCTION_COUNT, idAtPath, type CfnResource } from './template-queries';
 
 const run = promisify(execFile);
 const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
@@ -19,6 +19,7 @@ const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const requir
 describe('function bundles', () => {
   const outdir = mkdtempSync(join(tmpdir(), 'gatehouse-cdk-'));
   let bundles: { id: string; file: string }[];
+  let exportBundle: string;
 
   // Bundling every function takes minutes on a busy machine, as `cdk synth` does: a generous bound.
   beforeAll(() => {
@@ -28,6 +29,7 @@ describe('function bundles', () => {
       const assetHash = (fn.Properties.Code.S3Key as string).replace(/\.zip$/, '');
       return { id, file: join(outdir, `asset.${assetHash}`, 'index.mjs') };
     });
+    exportBundle = bundles.find(({ id }) => id === idAtPath(template, 'AWS::Lambda::Function', 'Gatehouse/Api/ExportScan/Resource'))!.file;
   }, 600_000);
 
   afterAll(() => {
@@ -57,5 +59,18 @@ for (const file of JSON.parse(process.argv[1])) console.log(typeof (await import
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(urls)]);
 
     expect(stdout.trim().split('\n')).toEqual(urls.map(() => 'function'));
+  });
+
+  it("gives the export bundle pdfkit's standard fonts, which pdfkit loads beside the bundle at run time", async () => {
+    // pdfkit asks for `#standard-fonts/Helvetica` through createRequire(import.meta.url): the
+    // bundle's own URL, so Node resolves it through the package.json next to the bundle.
+    expect(readFileSync(exportBundle, 'utf8')).toContain('#standard-fonts/Helvetica');
+    const script = `const { createRequire } = await import('node:module');
+const font = createRequire(process.argv[1])('#standard-fonts/Helvetica');
+console.log(font.name, font.glyphWidths.length > 0);`;
+
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, pathToFileURL(exportBundle).href]);
+
+    expect(stdout.trim()).toBe('Helvetica true');
   });
 });
