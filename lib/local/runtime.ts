@@ -140,7 +140,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     streamPoller.start();
 
     for (const consumer of options.workers === false ? [] : consumers) {
-      const poller = new QueuePoller(consumer, consumer.queues.map((queue) => provisioned.queueUrls[queue]), options.workerConcurrency ?? 4);
+      const poller = new QueuePoller(consumer, consumer.queues.map((queue) => provisioned.queueUrls[queue]), consumer.localConcurrency ?? options.workerConcurrency ?? 4);
       poller.start();
       pollers.push(poller);
     }
