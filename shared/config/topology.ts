@@ -107,7 +107,7 @@ export const webhookDeliverer: ConsumerDefinition = {
   memoryMb: 256,
   // Uncapped on AWS, where each task with deliveries under way holds one invocation (its
   // deliveries follow one another in it): at 50 busy producers that is dozens at once.
-  localConcurrency: 12,
+  localConcurrency: 20,
 };
 
 /** One message per (scan, detector): detectors run in parallel and fail alone. */

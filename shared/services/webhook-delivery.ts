@@ -128,9 +128,9 @@ async function nextInOrder(delivery: Delivery, webhook: Webhook): Promise<string
  * released (one whose own backoff runs keeps it), so its attempt is the first; its own waiting
  * message is dropped as stale when it comes back. Returns what to attempt here.
  */
-async function releaseNext(delivery: Delivery, webhook: Webhook, message: DeliveryMessage, options: DeliveryOptions): Promise<Continuation | undefined> {
+async function releaseNext(delivery: Delivery, webhook: Webhook, message: DeliveryMessage, options: DeliveryOptions, nextEvent = nextInOrder(delivery, webhook)): Promise<Continuation | undefined> {
   try {
-    const next = await nextInOrder(delivery, webhook);
+    const next = await nextEvent;
     if (!next) return undefined;
     const nextMessage: DeliveryMessage = { ...message, event_id: next, attempt: 1 };
     const remaining = options.remainingMs?.();
@@ -210,6 +210,9 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
   };
 
   if (result.ok) {
+    // The next event is looked up meanwhile; its delivery is read only after this end is written.
+    const next = nextInOrder(delivery, webhook);
+    next.catch(() => undefined);
     const recorded = await webhookRepository.recordAttempt(delivery, attempt, 'succeeded');
     reportAttempt(attempt, 'succeeded');
     let current = webhook;
@@ -219,7 +222,7 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
       current = { ...webhook, last_success_at: now.toISOString(), failing_since: undefined };
     }
     // Another worker recorded this attempt first (a duplicate message): that one releases the next.
-    return recorded ? releaseNext(delivery, current, message, options) : undefined;
+    return recorded ? releaseNext(delivery, current, message, options, next) : undefined;
   }
 
   const failingSince = nextFailingSince({ ok: false, failingSince: webhook.failing_since ? new Date(webhook.failing_since) : undefined, now });
