@@ -72,6 +72,8 @@ interface Known {
   webhook?: Webhook;
   /** The event whose delivery just ended here: this attempt was released by it, and goes only if still `pending`. */
   ended?: string;
+  /** This attempt's delivery, read while the one before it was being sent. */
+  delivery?: Delivery;
 }
 
 /**
@@ -122,21 +124,35 @@ async function nextInOrder(delivery: Delivery, webhook: Webhook): Promise<string
   return events.find((event) => takesEvent(webhook, event))?.event_id;
 }
 
+/** The task's next event for the subscription and its delivery as read before this one ended; never throws. */
+async function lookAhead(delivery: Delivery, webhook: Webhook): Promise<{ eventId?: string; delivery?: Delivery }> {
+  try {
+    const eventId = await nextInOrder(delivery, webhook);
+    return { eventId, delivery: eventId ? await webhookRepository.getDelivery(delivery.tenant_id, delivery.webhook_id, eventId) : undefined };
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Lets the next delivery go: in this invocation, right after this one, while it has time for
  * another attempt (`remainingMs`); otherwise through the queue. Only a `pending` delivery is
  * released (one whose own backoff runs keeps it), so its attempt is the first; its own waiting
- * message is dropped as stale when it comes back. Returns what to attempt here.
+ * message is dropped as stale when it comes back. `ahead` was read before this delivery's end was
+ * written: a pending delivery found there is taken as it is, but one not found is read again
+ * now, after the write, since its fan-out may have just missed the end (and queued no attempt).
+ * Returns what to attempt here.
  */
-async function releaseNext(delivery: Delivery, webhook: Webhook, message: DeliveryMessage, options: DeliveryOptions, nextEvent = nextInOrder(delivery, webhook)): Promise<Continuation | undefined> {
+async function releaseNext(delivery: Delivery, webhook: Webhook, message: DeliveryMessage, options: DeliveryOptions, ahead: { eventId?: string; delivery?: Delivery } = {}): Promise<Continuation | undefined> {
   try {
-    const next = await nextEvent;
+    const next = ahead.eventId ?? (await nextInOrder(delivery, webhook));
     if (!next) return undefined;
+    const waiting = ahead.delivery?.status === 'pending' ? ahead.delivery : await webhookRepository.getDelivery(delivery.tenant_id, delivery.webhook_id, next);
+    if (waiting?.status !== 'pending') return undefined;
     const nextMessage: DeliveryMessage = { ...message, event_id: next, attempt: 1 };
     const remaining = options.remainingMs?.();
-    if (remaining !== undefined && remaining > 2 * attemptTimeoutMs() + INLINE_MARGIN_MS) return { message: nextMessage, known: { webhook, ended: delivery.event_id } };
-    const waiting = await webhookRepository.getDelivery(delivery.tenant_id, delivery.webhook_id, next);
-    if (waiting?.status === 'pending') await dispatchDelivery(nextMessage);
+    if (remaining !== undefined && remaining > 2 * attemptTimeoutMs() + INLINE_MARGIN_MS) return { message: nextMessage, known: { webhook, ended: delivery.event_id, delivery: waiting } };
+    await dispatchDelivery(nextMessage);
   } catch (error) {
     // The successor still looks again by itself (BACKSTOP_SECONDS); this only makes it sooner.
     logger.warn('could not release the next delivery of the task', { error: String(error) });
@@ -182,7 +198,7 @@ export async function attemptDelivery(message: DeliveryMessage, options: Deliver
 }
 
 async function attemptOnce(message: DeliveryMessage, known: Known, options: DeliveryOptions): Promise<Continuation | undefined> {
-  const delivery = await webhookRepository.getDelivery(message.tenant_id, message.webhook_id, message.event_id);
+  const delivery = known.delivery ?? (await webhookRepository.getDelivery(message.tenant_id, message.webhook_id, message.event_id));
   if (!delivery || delivery.status === 'succeeded' || message.attempt <= delivery.attempt_count) return undefined;
   if (known.ended !== undefined && delivery.status !== 'pending') return undefined;
   addLogContext({ task_id: taskIdOf(delivery.body), event_type: delivery.event_type });
@@ -198,6 +214,9 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
 
   const now = systemClock.now();
   if (delivery.task_id && !(await mayGoInOrder(delivery, webhook, message, now, known))) return undefined;
+  // The task's next delivery is looked up while this one is sent: each delivery of a chain then
+  // waits for its POST and the write of its end, not for reads as well.
+  const ahead = lookAhead(delivery, webhook);
   const headers = signWebhook({ body: delivery.body, eventId: delivery.event_id, eventType: delivery.event_type, timestamp: now, secrets: await signingSecrets(webhook) });
   const result = await deliverWebhook({ url: webhook.url, body: delivery.body, headers, allowLoopback: allowLoopbackWebhooks(), timeoutMs: attemptTimeoutMs() });
   const attempt: DeliveryAttempt = {
@@ -210,9 +229,6 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
   };
 
   if (result.ok) {
-    // The next event is looked up meanwhile; its delivery is read only after this end is written.
-    const next = nextInOrder(delivery, webhook);
-    next.catch(() => undefined);
     const recorded = await webhookRepository.recordAttempt(delivery, attempt, 'succeeded');
     reportAttempt(attempt, 'succeeded');
     let current = webhook;
@@ -222,7 +238,7 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
       current = { ...webhook, last_success_at: now.toISOString(), failing_since: undefined };
     }
     // Another worker recorded this attempt first (a duplicate message): that one releases the next.
-    return recorded ? releaseNext(delivery, current, message, options, next) : undefined;
+    return recorded ? releaseNext(delivery, current, message, options, await ahead) : undefined;
   }
 
   const failingSince = nextFailingSince({ ok: false, failingSince: webhook.failing_since ? new Date(webhook.failing_since) : undefined, now });
@@ -243,7 +259,7 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
     await deadLetterDelivery(message);
     const recorded = await webhookRepository.recordAttempt(delivery, attempt, 'failed', { failure_reason: 'retries_exhausted' });
     reportAttempt(attempt, 'dead_lettered');
-    return recorded ? releaseNext(delivery, webhook, message, options) : undefined;
+    return recorded ? releaseNext(delivery, webhook, message, options, await ahead) : undefined;
   }
   await dispatchDelivery({ ...message, attempt: message.attempt + 1 }, delay);
   const nextAttemptAt = new Date(now.getTime() + delay * 1000).toISOString();
