@@ -74,6 +74,11 @@ interface Known {
   ended?: string;
   /** This attempt's delivery, read while the one before it was being sent. */
   delivery?: Delivery;
+  /**
+   * The write of the previous delivery's end, still under way: false once it lost to a duplicate
+   * worker that recorded that attempt first (which then carries the chain on instead).
+   */
+  previousRecorded?: Promise<boolean>;
 }
 
 /**
@@ -150,8 +155,7 @@ async function releaseNext(delivery: Delivery, webhook: Webhook, message: Delive
     const waiting = ahead.delivery?.status === 'pending' ? ahead.delivery : await webhookRepository.getDelivery(delivery.tenant_id, delivery.webhook_id, next);
     if (waiting?.status !== 'pending') return undefined;
     const nextMessage: DeliveryMessage = { ...message, event_id: next, attempt: 1 };
-    const remaining = options.remainingMs?.();
-    if (remaining !== undefined && remaining > 2 * attemptTimeoutMs() + INLINE_MARGIN_MS) return { message: nextMessage, known: { webhook, ended: delivery.event_id, delivery: waiting } };
+    if (hasTimeForAnother(options)) return { message: nextMessage, known: { webhook, ended: delivery.event_id, delivery: waiting } };
     await dispatchDelivery(nextMessage);
   } catch (error) {
     // The successor still looks again by itself (BACKSTOP_SECONDS); this only makes it sooner.
@@ -164,6 +168,11 @@ async function releaseNext(delivery: Delivery, webhook: Webhook, message: Delive
 const INLINE_MARGIN_MS = 5_000;
 
 const attemptTimeoutMs = () => getIntegerFromEnv('WEBHOOK_TIMEOUT_MS', 15_000);
+
+function hasTimeForAnother(options: DeliveryOptions): boolean {
+  const remaining = options.remainingMs?.();
+  return remaining !== undefined && remaining > 2 * attemptTimeoutMs() + INLINE_MARGIN_MS;
+}
 
 export interface DeliveryOptions {
   /** Time the invocation has left: a task's next delivery follows in it only while there is room. */
@@ -228,9 +237,25 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
     ...(result.error ? { error: result.error } : {}),
   };
 
+  // A chain stops behind a duplicate worker; a failed write only leaves the previous delivery open
+  // (its backstop sends it again, after this one: receivers dedupe, so the order stands).
+  const chainHolds = known.previousRecorded ? await known.previousRecorded.catch(() => true) : true;
   if (result.ok) {
-    const recorded = await webhookRepository.recordAttempt(delivery, attempt, 'succeeded');
+    const recording = webhookRepository.recordAttempt(delivery, attempt, 'succeeded');
+    recording.catch(() => undefined);
     reportAttempt(attempt, 'succeeded');
+    if (!chainHolds) {
+      await recording;
+      return undefined;
+    }
+    const found = await ahead;
+    const quick = found.delivery?.status === 'pending' && !webhook.failing_since && webhook.last_success_at && now.getTime() - Date.parse(webhook.last_success_at) < LAST_SUCCESS_RESOLUTION_MS;
+    if (quick && hasTimeForAnother(options)) {
+      // The next one is known and waiting: it is sent while this end is written, since the order
+      // only needs this POST answered first. Its own end is written only after this one stood.
+      return { message: { ...message, event_id: found.eventId!, attempt: 1 }, known: { webhook, ended: delivery.event_id, delivery: found.delivery, previousRecorded: recording } };
+    }
+    const recorded = await recording;
     let current = webhook;
     if (webhook.failing_since || !webhook.last_success_at || now.getTime() - Date.parse(webhook.last_success_at) >= LAST_SUCCESS_RESOLUTION_MS) {
       await webhookRepository.update(webhook.tenant_id, webhook.webhook_id, { last_success_at: now.toISOString() }, ['failing_since']).catch(() => undefined);
@@ -238,7 +263,7 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
       current = { ...webhook, last_success_at: now.toISOString(), failing_since: undefined };
     }
     // Another worker recorded this attempt first (a duplicate message): that one releases the next.
-    return recorded ? releaseNext(delivery, current, message, options, await ahead) : undefined;
+    return recorded ? releaseNext(delivery, current, message, options, found) : undefined;
   }
 
   const failingSince = nextFailingSince({ ok: false, failingSince: webhook.failing_since ? new Date(webhook.failing_since) : undefined, now });
@@ -259,7 +284,7 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
     await deadLetterDelivery(message);
     const recorded = await webhookRepository.recordAttempt(delivery, attempt, 'failed', { failure_reason: 'retries_exhausted' });
     reportAttempt(attempt, 'dead_lettered');
-    return recorded ? releaseNext(delivery, webhook, message, options, await ahead) : undefined;
+    return recorded && chainHolds ? releaseNext(delivery, webhook, message, options, await ahead) : undefined;
   }
   await dispatchDelivery({ ...message, attempt: message.attempt + 1 }, delay);
   const nextAttemptAt = new Date(now.getTime() + delay * 1000).toISOString();
