@@ -10,11 +10,16 @@ import { attemptDelivery } from '#shared/services/webhook-delivery';
 const processor = new BatchProcessor(EventType.SQS);
 const deliveryMessage = z.strictObject({ tenant_id: z.string().check(z.minLength(1)), webhook_id: z.string().check(z.minLength(1)), event_id: z.string().check(z.minLength(1)), attempt: z.number().check(z.int(), z.minimum(1)) });
 
-/** One delivery attempt per message; retries are new delayed messages, not redeliveries. */
-async function runRecord(record: SQSRecord): Promise<void> {
-  const message = parseMessageBody(record, deliveryMessage, 'webhook-deliverer');
-  if (!message) return;
-  await observeRecord({ message_id: record.messageId, ...message }, () => attemptDelivery(message));
+/**
+ * One delivery attempt per message, followed by the attempts it releases while the invocation has
+ * time; retries are new delayed messages, not redeliveries.
+ */
+function runRecord(context: Context): (record: SQSRecord) => Promise<void> {
+  return async (record) => {
+    const message = parseMessageBody(record, deliveryMessage, 'webhook-deliverer');
+    if (!message) return;
+    await observeRecord({ message_id: record.messageId, ...message }, () => attemptDelivery(message, { remainingMs: () => context.getRemainingTimeInMillis() }));
+  };
 }
 
-export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, retrySoon(runRecord), processor, { context }));
+export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => processPartialResponse(event, retrySoon(runRecord(context)), processor, { context }));

@@ -25,6 +25,9 @@ function toRecord(message: Message, queueUrl: string): SQSEvent['Records'][numbe
   };
 }
 
+/** Below the SQS client's request timeout (shared/adapters/sqs/client.ts), which a long poll must not reach. */
+const LONG_POLL_SECONDS = 2;
+
 /**
  * Plays Lambda's SQS event-source mapping for one consumer: receives batches, invokes the
  * handler with a real SQS event, deletes the messages that succeeded and leaves those named in
@@ -34,6 +37,8 @@ function toRecord(message: Message, queueUrl: string): SQSEvent['Records'][numbe
 export class QueuePoller {
   private running = false;
   private loops: Promise<void>[] = [];
+  /** Ends the long polls in progress when the poller stops. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly consumer: ConsumerDefinition,
@@ -50,6 +55,7 @@ export class QueuePoller {
   /** Stops receiving and waits for batches in flight to finish. */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     await Promise.all(this.loops);
   }
 
@@ -59,7 +65,8 @@ export class QueuePoller {
       try {
         for (const queueUrl of this.queueUrls) {
           const { Messages } = await sqsClient().send(
-            new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: this.consumer.batchSize, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }),
+            new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: this.consumer.batchSize, WaitTimeSeconds: this.waitSeconds(), MessageSystemAttributeNames: ['All'] }),
+            { abortSignal: this.stopping.signal },
           );
           if (Messages?.length) {
             await this.invoke(queueUrl, Messages);
@@ -72,6 +79,16 @@ export class QueuePoller {
       }
       if (!worked && this.running) await new Promise((resolve) => setTimeout(resolve, this.idleDelayMs));
     }
+  }
+
+  /**
+   * Long polls, as Lambda's pollers do, where only one queue is read: an idle consumer then costs
+   * a request every LONG_POLL_SECONDS per loop instead of ten a second, and a message is taken as
+   * soon as it arrives. Queues read in priority order are polled without waiting, so that a wait
+   * on one never holds back another.
+   */
+  private waitSeconds(): number {
+    return this.queueUrls.length === 1 ? LONG_POLL_SECONDS : 0;
   }
 
   private async invoke(queueUrl: string, messages: Message[]): Promise<void> {

@@ -11,6 +11,7 @@ import { ScheduleRunner } from '#lib/local/schedule-runner';
 import { RecurringJobRunner } from '#lib/local/recurring-job-runner';
 import { everythingLostPolicy, sweepPolicyFromEnv, sweepStuckWork } from '#shared/services/stuck-work-sweeper';
 import { createApiKey, ensureApiKey } from '#shared/services/api-keys';
+import { redriveOpenDeliveries } from '#shared/services/open-delivery-redrive';
 import { createApiGateway, STAGE } from '#lib/local/api-gateway';
 import { stopOrphanedDynamoDbLocal } from '#lib/local/dynamodb-local';
 import { startEngines, type Engines } from '#lib/local/engines';
@@ -116,6 +117,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (recovered && recovered.tasksRedispatched + recovered.detectorRunsRedriven + recovered.toolCallsRedispatched > 0) {
       log(`Resumed ${recovered.tasksRedispatched} task(s), ${recovered.detectorRunsRedriven} detector run(s) and ${recovered.toolCallsRedispatched} approved action(s) left by the last run.`);
     }
+    // Webhook deliveries the same way: each open one gets its next attempt queued again (on AWS
+    // the queue is durable, so deliveries carry no "owed" index entry and this stays local).
+    const redriven = await redriveOpenDeliveries().catch((error: unknown) => {
+      log(`Re-sending the last run's webhook deliveries failed (POST /webhooks/{id}/recover sends failed ones): ${String(error)}`);
+      return 0;
+    });
+    if (redriven > 0) log(`Re-sent ${redriven} webhook delivery attempt(s) left by the last run.`);
     for (const job of recurringJobs) {
       const runner = new RecurringJobRunner(job, options.recurringJobIntervalMs ?? getIntegerFromEnv('GATEHOUSE_RECURRING_JOB_INTERVAL_MS', job.rateMinutes * 60_000));
       runner.start();
@@ -140,7 +148,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     streamPoller.start();
 
     for (const consumer of options.workers === false ? [] : consumers) {
-      const poller = new QueuePoller(consumer, consumer.queues.map((queue) => provisioned.queueUrls[queue]), options.workerConcurrency ?? 4);
+      const poller = new QueuePoller(consumer, consumer.queues.map((queue) => provisioned.queueUrls[queue]), consumer.localConcurrency ?? options.workerConcurrency ?? 4);
       poller.start();
       pollers.push(poller);
     }

@@ -51,6 +51,13 @@ const MAX_RETRY_DELAY_MS = 5_000;
 /** Shards split every few hours on AWS; looking for new ones every few seconds is plenty locally. */
 const DISCOVERY_INTERVAL_MS = 5_000;
 const ERROR_DELAY_MS = 1_000;
+/**
+ * Records read per GetRecords (DynamoDB's maximum). The batch size counts only records the filter
+ * lets through, as on AWS, where FilterCriteria apply before batching; reading just `batchSize`
+ * records of a table whose stream is mostly other writes made batches a fraction of that size,
+ * and the consumer fell behind the table.
+ */
+const READ_LIMIT = 1_000;
 
 interface ShardState {
   id: string;
@@ -229,13 +236,13 @@ export class StreamPoller {
         this.discoveredAt = 0;
         return false;
       }
-      shard.buffer = await this.read(shard);
+      shard.buffer = await this.read(shard, READ_LIMIT);
       if (shard.buffer.length === 0) return false;
       shard.bufferedAt = Date.now();
     }
     if (this.gathering(shard)) {
       // Inside the batching window: add what arrived since, and invoke once it is full or the window closes.
-      shard.buffer.push(...(await this.read(shard, this.batchSize - shard.buffer.length)));
+      shard.buffer.push(...(await this.read(shard, READ_LIMIT)));
       if (this.gathering(shard)) return false;
     }
     await this.deliver(shard);
@@ -251,7 +258,8 @@ export class StreamPoller {
       shard.failures === 0 &&
       shard.failedHead === undefined &&
       !shard.bisected &&
-      shard.buffer.length < this.batchSize &&
+      this.matching(shard.buffer).length < this.batchSize &&
+      shard.buffer.length < READ_LIMIT &&
       Date.now() - shard.bufferedAt < windowMs
     );
   }
@@ -286,7 +294,12 @@ export class StreamPoller {
     return ShardIterator ?? null;
   }
 
-  private async read(shard: ShardState, limit = this.batchSize): Promise<DynamoDBRecord[]> {
+  private matching(records: DynamoDBRecord[]): DynamoDBRecord[] {
+    const filter = this.options.filter;
+    return filter ? records.filter((record) => filter(record)) : records;
+  }
+
+  private async read(shard: ShardState, limit: number): Promise<DynamoDBRecord[]> {
     try {
       const { Records, NextShardIterator } = await this.streams!.send(new GetRecordsCommand({ ShardIterator: shard.iterator!, Limit: limit }));
       shard.iterator = NextShardIterator ?? null;
@@ -300,13 +313,13 @@ export class StreamPoller {
   }
 
   private async deliver(shard: ShardState): Promise<void> {
-    const filter = this.options.filter;
-    const matching = filter ? shard.buffer.filter((record) => filter(record)) : shard.buffer;
+    const matching = this.matching(shard.buffer);
     if (matching.length === 0) {
       await this.commit(shard, shard.buffer.length);
       return;
     }
-    const batch = shard.bisected ? matching.slice(0, Math.ceil(matching.length / 2)) : matching;
+    const full = matching.slice(0, this.batchSize);
+    const batch = shard.bisected ? full.slice(0, Math.ceil(full.length / 2)) : full;
     const outcome = await this.invoke(batch);
 
     if (outcome.failedAt === undefined) {

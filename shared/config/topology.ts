@@ -45,6 +45,12 @@ export interface ConsumerDefinition {
   batchSize: number;
   timeoutSeconds: number;
   memoryMb: number;
+  /**
+   * Batches the local runtime works on at once, when it should not be the runtime's worker
+   * concurrency: a consumer whose event source has no maximum concurrency on AWS scales out far
+   * beyond that.
+   */
+  localConcurrency?: number;
 }
 
 export const TASK_QUEUES: Record<TaskPriority, QueueDefinition> = {
@@ -99,6 +105,9 @@ export const webhookDeliverer: ConsumerDefinition = {
   timeoutSeconds: 90,
   // Waits on the receiver, KMS and DynamoDB; signing a body is microseconds.
   memoryMb: 256,
+  // Uncapped on AWS, where each task with deliveries under way holds one invocation (its
+  // deliveries follow one another in it): at 50 busy producers that is dozens at once.
+  localConcurrency: 20,
 };
 
 /** One message per (scan, detector): detectors run in parallel and fail alone. */

@@ -1,4 +1,4 @@
-import { monotonicFactory } from 'ulid';
+import { decodeTime, monotonicFactory } from 'ulid';
 
 /**
  * Identifiers are a type prefix plus a ULID: unique, URL-safe, and sortable by creation time,
@@ -17,4 +17,9 @@ const ID_PATTERN = /^[a-z]{3}_[0-9a-hjkmnp-tv-z]{26}$/;
 /** True when `value` looks like an id of that prefix; cheap rejection of junk path parameters. */
 export function isId(prefix: IdPrefix, value: string): boolean {
   return value.startsWith(`${prefix}_`) && ID_PATTERN.test(value);
+}
+
+/** When an id was minted: the time inside its ULID. */
+export function idTime(id: string): Date {
+  return new Date(decodeTime(id.slice(id.indexOf('_') + 1).toUpperCase()));
 }

@@ -59,6 +59,12 @@ export interface Delivery {
   event_type: EventType;
   /** The task the event belongs to: deliveries of one task to one subscription go out in order. */
   task_id?: string;
+  /**
+   * The task's previous event that this subscription takes, whose delivery must end before this
+   * one goes (webhook-ordering.ts); `null` for the subscription's first event of the task. Absent
+   * on deliveries fanned out before the fan-out named it: the deliverer then reads the task's log.
+   */
+  previous_event_id?: string | null;
   /** The exact body, built once so every attempt sends (and signs) the same bytes. */
   body: string;
   status: DeliveryStatus;

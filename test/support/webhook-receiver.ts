@@ -8,9 +8,10 @@ export interface ReceivedDelivery {
 
 /**
  * A loopback webhook receiver whose answer each test decides: a status per request, or silence
- * (never answers). It records every request it gets.
+ * (never answers), given `delayMs` after the request arrived (a slow receiver). It records every
+ * request it gets, as it arrives.
  */
-export async function startReceiver(answer: (request: number, delivery: ReceivedDelivery) => number | 'silence'): Promise<{ url: string; received: ReceivedDelivery[]; close(): Promise<void> }> {
+export async function startReceiver(answer: (request: number, delivery: ReceivedDelivery) => number | 'silence', options: { delayMs?: number } = {}): Promise<{ url: string; received: ReceivedDelivery[]; close(): Promise<void> }> {
   const received: ReceivedDelivery[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -20,8 +21,10 @@ export async function startReceiver(answer: (request: number, delivery: Received
       received.push(delivery);
       const status = answer(received.length, delivery);
       if (status === 'silence') return;
-      response.writeHead(status, { 'Content-Type': 'text/plain' });
-      response.end('ok');
+      setTimeout(() => {
+        response.writeHead(status, { 'Content-Type': 'text/plain' });
+        response.end('ok');
+      }, options.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

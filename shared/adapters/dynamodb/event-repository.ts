@@ -84,6 +84,27 @@ export class DynamoEventRepository {
     return { events: found.slice(0, limit), more: found.length > limit };
   }
 
+  /**
+   * One page of a task's events below `upper` (exclusive), newest first, and where the next page
+   * starts (undefined at the task's first event). Read from the task's index (eventually
+   * consistent on AWS, like every read of that index).
+   */
+  async beforeForTask(tenantId: string, taskId: string, upper: string, limit: number, startKey?: Item): Promise<{ events: ServiceEvent[]; nextKey?: Item }> {
+    const page = await this.client.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#pk = :pk AND #sk < :upper',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
+        ExpressionAttributeValues: { ':pk': keys.eventsOfTaskPartition(tenantId, taskId), ':upper': upper },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    return { events: (page.Items ?? []).map((item) => stripKeys<ServiceEvent>(item)), nextKey: page.LastEvaluatedKey };
+  }
+
   private async afterForTask(tenantId: string, filters: EventFilters, lower: string, upper: string, limit: number) {
     const found = await this.queryRange(keys.eventsOfTaskPartition(tenantId, filters.taskId!), GSI1, filters, lower, upper, limit + 1);
     return { events: found.slice(0, limit), more: found.length > limit };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAN_OUT_GRACE_SECONDS, orderingDecision, RECHECK_SECONDS, STALLED_DELIVERY_SECONDS, type EarlierEvent } from '#shared/domain/webhook-ordering';
+import { BACKSTOP_SECONDS, FAN_OUT_GRACE_SECONDS, orderingDecision, predecessorOf, RECHECK_SECONDS, STALLED_DELIVERY_SECONDS, type EarlierEvent } from '#shared/domain/webhook-ordering';
 
 const now = new Date('2025-06-01T12:00:00.000Z');
 const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000).toISOString();
@@ -41,7 +41,7 @@ describe('per-(webhook, task) delivery order', () => {
   });
 
   it('waits for an earlier event whose fan-out has not happened yet, but not beyond the grace', () => {
-    expect(orderingDecision([event('evt_1', 2)], webhookCreatedAt, now)).toEqual({ action: 'wait', blockedBy: 'evt_1', delaySeconds: RECHECK_SECONDS });
+    expect(orderingDecision([event('evt_1', 2)], webhookCreatedAt, now)).toEqual({ action: 'wait', blockedBy: 'evt_1', delaySeconds: BACKSTOP_SECONDS });
     expect(orderingDecision([event('evt_1', FAN_OUT_GRACE_SECONDS + 1)], webhookCreatedAt, now)).toEqual({ action: 'deliver' });
   });
 
@@ -57,9 +57,34 @@ describe('per-(webhook, task) delivery order', () => {
     expect(orderingDecision([merelyLate], webhookCreatedAt, now)).not.toHaveProperty('kickBlocker');
   });
 
+  it('looks again only as a backstop while the blocker is in line, since its end releases the waiting one', () => {
+    const inLine = event('evt_1', 3, { status: 'pending', attempt_count: 0, created_at: ago(3) });
+
+    expect(orderingDecision([inLine], webhookCreatedAt, now)).toEqual({ action: 'wait', blockedBy: 'evt_1', delaySeconds: BACKSTOP_SECONDS });
+  });
+
   it('never asks SQS for a delay beyond 900 s', () => {
     const farOff = event('evt_1', 60, { status: 'retrying', attempt_count: 9, created_at: ago(60), next_attempt_at: new Date(now.getTime() + 3_600_000).toISOString() });
 
     expect(orderingDecision([farOff], webhookCreatedAt, now)).toMatchObject({ delaySeconds: 900 });
+  });
+});
+
+describe("a delivery's predecessor, named at fan-out", () => {
+  const webhook = { events: ['task.started', 'task.complete'] as const, created_at: ago(100) };
+  const log = [
+    { event_id: 'evt_1', type: 'task.created', created_at: ago(90) },
+    { event_id: 'evt_2', type: 'task.started', created_at: ago(80) },
+    { event_id: 'evt_3', type: 'task.progress', created_at: ago(70) },
+    { event_id: 'evt_4', type: 'task.complete', created_at: ago(60) },
+  ];
+
+  it('is the latest earlier event of the task that the subscription takes, whatever order the log comes in', () => {
+    expect(predecessorOf({ event_id: 'evt_4' }, [...log].reverse(), { ...webhook, events: [...webhook.events] })).toBe('evt_2');
+  });
+
+  it('is null for the first such event, and skips events older than the subscription', () => {
+    expect(predecessorOf({ event_id: 'evt_2' }, log, { ...webhook, events: [...webhook.events] })).toBeNull();
+    expect(predecessorOf({ event_id: 'evt_4' }, log, { events: [...webhook.events], created_at: ago(75) })).toBeNull();
   });
 });
