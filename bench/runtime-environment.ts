@@ -3,8 +3,8 @@
  * thousands of requests a second neither flood the terminal nor measure log formatting; the
  * metering phase overrides it with INFO, the level a deployed stack logs at, to count the bytes.
  * The bench is one tenant pushing as hard as it can: its request budget and task cap are raised
- * so that the figures measure the service, not the limiter (which still runs: one conditional
- * write per request, metered and priced like any other). `BENCH_RUNTIME_ENV` (JSON object) adds
+ * so that the figures measure the service, not the limiter (which still runs: its leases' conditional
+ * writes are metered and priced like any other). `BENCH_RUNTIME_ENV` (JSON object) adds
  * or overrides entries.
  */
 export const BENCH_RUNTIME_ENVIRONMENT: Readonly<Record<string, string>> = {
