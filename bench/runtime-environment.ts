@@ -9,6 +9,10 @@
  */
 export const BENCH_RUNTIME_ENVIRONMENT: Readonly<Record<string, string>> = {
   POWERTOOLS_LOG_LEVEL: 'WARN',
+  // As the local runtime sets them (lib/local/observability-env.ts), here before the phase's own
+  // imports load the tracer: no X-Ray daemon, so no tracing and none of its per-promise hooks.
+  POWERTOOLS_TRACE_ENABLED: 'false',
+  AWS_XRAY_MANUAL_MODE: 'true',
   GATEHOUSE_RATE_LIMIT_PER_SECOND: '10000',
   GATEHOUSE_RATE_LIMIT_BURST: '100000',
   GATEHOUSE_TENANT_TASK_CONCURRENCY: '100',
