@@ -7,8 +7,8 @@ import { admitted, availableTokens, emissionInterval, rejected, type RateLimitDe
  *
  * - **Never more than the bucket allowed.** Tokens leave the shared bucket when they are leased, so
  *   every admission of every instance was counted there first. A lease ends `LEASE_LIFETIME_US`
- *   after it was granted and its unspent tokens are forfeit (never returned, never carried over):
- *   a token is spent at most that long after the bucket gave it out.
+ *   after the write that took it answered, and its unspent tokens are forfeit (never returned,
+ *   never carried over): a token is spent at most that long after the bucket gave it out.
  * - **Small leases.** A lease takes the requests already waiting for it, or, when it expects more
  *   than wait, at most a tenth of the burst (and at most `MAX_SPECULATIVE_TOKENS`), so other
  *   instances never find the bucket emptied into someone's idle lease. The expected size adapts:
@@ -22,7 +22,7 @@ import { admitted, availableTokens, emissionInterval, rejected, type RateLimitDe
  *   refused with the same exact Retry-After.
  */
 
-/** How long a lease's tokens may be spent after the bucket granted them. */
+/** How long a lease's tokens may be spent after the write that took them answered. */
 export const LEASE_LIFETIME_US = 1_000_000;
 /** The most tokens a lease takes for requests that have not arrived yet. */
 export const MAX_SPECULATIVE_TOKENS = 10;
@@ -36,8 +36,9 @@ export interface Lease {
   granted: number;
   /** Not yet spent. */
   tokens: number;
+  /** The clock the take's condition compared with. */
   grantedAtUs: number;
-  /** Unspent tokens are forfeit from this instant. */
+  /** Unspent tokens are forfeit from this instant: a lifetime after the take answered. */
   endsAtUs: number;
   /** The bucket's TAT right after the take. */
   tatAfter: number;
@@ -128,7 +129,9 @@ export class LeasedBudgets {
     if (budget.policy !== policy) return;
     if ('tatAfter' in result) {
       budget.target = target;
-      budget.lease = { granted: result.granted, tokens: result.granted, grantedAtUs: result.nowUs, endsAtUs: result.nowUs + LEASE_LIFETIME_US, tatAfter: result.tatAfter };
+      // Its life counts from the answer, not from the clock read before the write: a write slower
+      // than a lifetime (a table in trouble) must still serve the requests that waited for it.
+      budget.lease = { granted: result.granted, tokens: result.granted, grantedAtUs: result.nowUs, endsAtUs: nowUs() + LEASE_LIFETIME_US, tatAfter: result.tatAfter };
       budget.refusedTat = undefined;
     } else {
       budget.target = 1;

@@ -17,9 +17,13 @@ class MemoryBucket implements BucketStore {
   readonly asked: number[] = [];
   granted = 0;
 
+  /** `elapse` moves the test's clock while a take is on its way (a slow write). */
+  constructor(private readonly elapse: () => void = () => undefined) {}
+
   async take(tenantId: string, policy: RateLimitPolicy, wanted: number, nowUs: () => number): Promise<TakeResult> {
     await new Promise((resolve) => setImmediate(resolve));
     const now = nowUs();
+    this.elapse();
     this.asked.push(wanted);
     const before = this.tats.get(tenantId);
     const result = take(policy, now, before, wanted);
@@ -142,6 +146,18 @@ describe('leases of the shared request budget', () => {
 
     // Ended unspent (1 of 4 used): half of that, at least 1; then idle: 1.
     expect(bucket.asked).toEqual([1, 2, 4, 1, 1]);
+  });
+
+  it('serves the requests that waited on a write slower than a lease’s lifetime', async () => {
+    const time = clock();
+    const bucket = new MemoryBucket(() => time.advance(2 * LEASE_LIFETIME_US));
+    const budgets = new LeasedBudgets(bucket);
+    const policy = { ratePerSecond: 100, burst: 100 };
+
+    const decisions = await Promise.all(Array.from({ length: 3 }, () => budgets.spend('t', policy, time.now)));
+
+    expect(decisions.every((decision) => decision.allowed)).toBe(true);
+    expect(bucket.asked).toEqual([1, 2]);
   });
 
   it('refuses without a write until the refused TAT leaves room, then asks the bucket again', async () => {
