@@ -190,7 +190,8 @@ const AUTHORIZER_CACHE_ENTRIES = 10_000;
  * The authorizer behind API Gateway's result cache, keyed by the identity source (the
  * Authorization header): an Allow answer stands for `ttlMs`, so a key revoked meanwhile keeps
  * working until then, exactly as on AWS (docs/security.md). Refusals and failures are not kept:
- * a key created or a table back up a moment later works at once.
+ * a key created or a table back up a moment later works at once. As on a REST API, a request
+ * without the identity source is 401 without a call.
  */
 function cachedAuthorizer(ttlMs: number): Authorize {
   const answers = new Map<string, { context: Record<string, string>; until: number }>();
@@ -198,7 +199,8 @@ function cachedAuthorizer(ttlMs: number): Authorize {
     const authorization = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
     if (!authorization) return { problem: mapErrorToResponse(new UnauthorizedError()) };
     const cached = answers.get(authorization);
-    if (cached && cached.until > Date.now()) return { context: cached.context };
+    // A copy: each event gets its own context, as each of API Gateway's invocations does.
+    if (cached && cached.until > Date.now()) return { context: { ...cached.context } };
     const outcome = await invokeAuthorizer(headers, method, path, requestId);
     if (ttlMs > 0 && 'context' in outcome) {
       if (answers.size >= AUTHORIZER_CACHE_ENTRIES) answers.clear();
@@ -208,7 +210,7 @@ function cachedAuthorizer(ttlMs: number): Authorize {
   };
 }
 
-/** REST API semantics: no identity source → 401 without a call; `Unauthorized` thrown → 401. */
+/** REST API semantics: `Unauthorized` thrown → 401, a policy that allows nothing → 403, any other failure → 503. */
 async function invokeAuthorizer(headers: Record<string, string>, method: string, path: string, requestId: string): Promise<AuthorizeOutcome> {
   const handler = await loadHandler(authorizer.handler);
   try {
