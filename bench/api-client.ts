@@ -15,9 +15,12 @@ const REQUEST_TIMEOUT_MS = 30_000;
  */
 export function apiClient(baseUrl: string, key: string): ApiClient {
   const base = new URL(baseUrl);
-  const agent = new Agent({ keepAlive: true });
-  const send = (method: string, path: string, body: string | undefined) =>
-    new Promise<{ status: number; text: string }>((resolve, reject) => {
+  // With an agent timeout, Node honours the server's `Keep-Alive: timeout=5` and drops an idle
+  // connection a second before the server would; without one it keeps it past that, and a request
+  // sent just as the server closes it fails.
+  const agent = new Agent({ keepAlive: true, timeout: REQUEST_TIMEOUT_MS });
+  const send = (method: string, path: string, body: string | undefined, retried = false): Promise<{ status: number; text: string }> =>
+    new Promise((resolve, reject) => {
       const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
       if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
       const request = httpRequest({ host: base.hostname, port: base.port, path: `${base.pathname}${path}`, method, headers, agent, timeout: REQUEST_TIMEOUT_MS }, (response) => {
@@ -27,7 +30,12 @@ export function apiClient(baseUrl: string, key: string): ApiClient {
         response.on('error', reject);
       });
       request.on('timeout', () => request.destroy(new Error(`${method} ${path}: no answer within ${REQUEST_TIMEOUT_MS} ms`)));
-      request.on('error', reject);
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed as this request went out: the server never
+        // read the request, so sending it again on a fresh connection is safe (Node's own advice).
+        if (request.reusedSocket && error.code === 'ECONNRESET' && !retried) send(method, path, body, true).then(resolve, reject);
+        else reject(error);
+      });
       request.end(body);
     });
   return {
