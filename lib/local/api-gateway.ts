@@ -39,7 +39,15 @@ function send(response: ServerResponse, result: APIGatewayProxyResult): void {
   response.end(body);
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 async function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'> {
+  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3): most GETs,
+  // which then skip the stream's async iterator.
+  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
+    request.resume();
+    return NO_BODY;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
