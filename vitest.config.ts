@@ -13,6 +13,8 @@ export default defineConfig({
       GATEHOUSE_RATE_LIMIT_PER_SECOND: '1000',
       GATEHOUSE_RATE_LIMIT_BURST: '100000',
       GATEHOUSE_TENANT_TASK_CONCURRENCY: '100',
+      // A revoked key is refused at once in tests; the deployed TTL is proven by authorizer-cache.test.ts.
+      GATEHOUSE_AUTHORIZER_CACHE_SECONDS: '0',
       // Quiet unless debugging (GATEHOUSE_LOG_LEVEL=INFO npx vitest run ...); tests of the
       // logs and metrics turn them on themselves. See docs/operating/log-queries.md.
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? process.env.GATEHOUSE_LOG_LEVEL ?? 'SILENT',

@@ -3,12 +3,16 @@
  * thousands of requests a second neither flood the terminal nor measure log formatting; the
  * metering phase overrides it with INFO, the level a deployed stack logs at, to count the bytes.
  * The bench is one tenant pushing as hard as it can: its request budget and task cap are raised
- * so that the figures measure the service, not the limiter (which still runs: one conditional
- * write per request, metered and priced like any other). `BENCH_RUNTIME_ENV` (JSON object) adds
+ * so that the figures measure the service, not the limiter (which still runs: its leases' conditional
+ * writes are metered and priced like any other). `BENCH_RUNTIME_ENV` (JSON object) adds
  * or overrides entries.
  */
 export const BENCH_RUNTIME_ENVIRONMENT: Readonly<Record<string, string>> = {
   POWERTOOLS_LOG_LEVEL: 'WARN',
+  // As the local runtime sets them (lib/local/observability-env.ts), here before the phase's own
+  // imports load the tracer: no X-Ray daemon, so no tracing and none of its per-promise hooks.
+  POWERTOOLS_TRACE_ENABLED: 'false',
+  AWS_XRAY_MANUAL_MODE: 'true',
   GATEHOUSE_RATE_LIMIT_PER_SECOND: '10000',
   GATEHOUSE_RATE_LIMIT_BURST: '100000',
   GATEHOUSE_TENANT_TASK_CONCURRENCY: '100',

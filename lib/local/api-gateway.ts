@@ -39,7 +39,15 @@ function send(response: ServerResponse, result: APIGatewayProxyResult): void {
   response.end(body);
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 async function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'> {
+  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3): most GETs,
+  // which then skip the stream's async iterator.
+  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
+    request.resume();
+    return NO_BODY;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -54,14 +62,24 @@ function singleValued(multi: Record<string, string[]>): Record<string, string> {
   return Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values[values.length - 1]]));
 }
 
+export interface ApiGatewayOptions {
+  /**
+   * How long an Allow answer of the authorizer is reused for the same Authorization header, as the
+   * deployed API's `resultsCacheTtl` does (`authorizer.cacheTtlSeconds`); 0 calls it every time.
+   */
+  authorizerCacheSeconds: number;
+}
+
 /**
  * Plays API Gateway (REST API, Lambda proxy integration) on a local HTTP server: matches the
- * route table, runs the Lambda authorizer the way the deployed API does, and answers its own
- * errors as the deployed API's gateway responses do (problem+json 401, 404, 413, 503).
+ * route table, runs the Lambda authorizer the way the deployed API does (its answers cached per
+ * Authorization header), and answers its own errors as the deployed API's gateway responses do
+ * (problem+json 401, 404, 413, 503).
  */
-export function createApiGateway(): Server {
+export function createApiGateway(options: ApiGatewayOptions): Server {
+  const authorize = cachedAuthorizer(options.authorizerCacheSeconds * 1000);
   const server = createServer((request, response) => {
-    handle(request, response).catch((error) => send(response, mapErrorToResponse(error)));
+    handle(request, response, authorize).catch((error) => send(response, mapErrorToResponse(error)));
   });
   // Requests Node's parser refuses (headers or URL over 16 KiB, broken framing) get a problem+json
   // as API Gateway's DEFAULT_4XX gives, instead of Node's bare status line.
@@ -75,7 +93,7 @@ export function createApiGateway(): Server {
   return server;
 }
 
-async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(request: IncomingMessage, response: ServerResponse, authorize: Authorize): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   const method = (request.method ?? 'GET').toUpperCase();
   const match = matchRoute(method, url.pathname);
@@ -171,11 +189,37 @@ function matchRoute(method: string, pathname: string): { route: RouteDefinition;
 }
 
 type AuthorizeOutcome = { context: Record<string, string> } | { problem: APIGatewayProxyResult };
+type Authorize = (headers: Record<string, string>, method: string, path: string, requestId: string) => Promise<AuthorizeOutcome>;
 
-/** REST API semantics: no identity source → 401 without a call; `Unauthorized` thrown → 401. */
-async function authorize(headers: Record<string, string>, method: string, path: string, requestId: string): Promise<AuthorizeOutcome> {
-  const authorization = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  if (!authorization) return { problem: mapErrorToResponse(new UnauthorizedError()) };
+/** Bounds the cache: one entry per key in use, and a flood of made-up keys is never cached. */
+const AUTHORIZER_CACHE_ENTRIES = 10_000;
+
+/**
+ * The authorizer behind API Gateway's result cache, keyed by the identity source (the
+ * Authorization header): an Allow answer stands for `ttlMs`, so a key revoked meanwhile keeps
+ * working until then, exactly as on AWS (docs/security.md). Refusals and failures are not kept:
+ * a key created or a table back up a moment later works at once. As on a REST API, a request
+ * without the identity source is 401 without a call.
+ */
+function cachedAuthorizer(ttlMs: number): Authorize {
+  const answers = new Map<string, { context: Record<string, string>; until: number }>();
+  return async (headers, method, path, requestId) => {
+    const authorization = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    if (!authorization) return { problem: mapErrorToResponse(new UnauthorizedError()) };
+    const cached = answers.get(authorization);
+    // A copy: each event gets its own context, as each of API Gateway's invocations does.
+    if (cached && cached.until > Date.now()) return { context: { ...cached.context } };
+    const outcome = await invokeAuthorizer(headers, method, path, requestId);
+    if (ttlMs > 0 && 'context' in outcome) {
+      if (answers.size >= AUTHORIZER_CACHE_ENTRIES) answers.clear();
+      answers.set(authorization, { context: outcome.context, until: Date.now() + ttlMs });
+    }
+    return outcome;
+  };
+}
+
+/** REST API semantics: `Unauthorized` thrown → 401, a policy that allows nothing → 403, any other failure → 503. */
+async function invokeAuthorizer(headers: Record<string, string>, method: string, path: string, requestId: string): Promise<AuthorizeOutcome> {
   const handler = await loadHandler(authorizer.handler);
   try {
     const result = await handler(

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { authorizer } from '#functions/routes';
 import { consumers, eventFanOut, recurringJobs, scheduleTargets } from '#shared/config/topology';
 import { getIntegerFromEnv } from '#shared/config/env';
 import { StreamPoller } from '#lib/local/stream-poller';
@@ -34,6 +35,11 @@ export interface RuntimeOptions {
   workers?: boolean;
   /** Interval of the recurring jobs (the stuck-work sweeper); default their rate, or GATEHOUSE_RECURRING_JOB_INTERVAL_MS. */
   recurringJobIntervalMs?: number;
+  /**
+   * Seconds the gateway reuses an authorizer answer per Authorization header; default
+   * GATEHOUSE_AUTHORIZER_CACHE_SECONDS, else the deployed API's `authorizer.cacheTtlSeconds`.
+   */
+  authorizerCacheSeconds?: number;
   /** Engines already running (tests share one pair); otherwise the runtime starts its own. */
   engines?: EngineEndpoints;
   log?: (line: string) => void;
@@ -67,6 +73,8 @@ export function parseApiKeys(value: string | undefined): { tenantId: string; key
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const log = options.log ?? ((line: string) => console.log(line));
   const name = options.name ?? 'gatehouse';
+  // Before any engine starts: a bad setting fails at once.
+  const authorizerCacheSeconds = options.authorizerCacheSeconds ?? authorizerCacheSecondsFromEnv();
   let engines: Engines | undefined;
   let server: Server | undefined;
   const pollers: QueuePoller[] = [];
@@ -153,7 +161,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       pollers.push(poller);
     }
 
-    server = createApiGateway();
+    server = createApiGateway({ authorizerCacheSeconds });
     await new Promise<void>((done, fail) => {
       server!.once('error', fail);
       server!.listen(options.port, '127.0.0.1', () => done());
@@ -165,6 +173,16 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await stopEngines().catch(() => undefined);
     throw error;
   }
+}
+
+/** API Gateway's own bounds for an authorizer's result TTL: 0 (no cache) to one hour. */
+const MAX_AUTHORIZER_CACHE_SECONDS = 3600;
+
+/** GATEHOUSE_AUTHORIZER_CACHE_SECONDS, checked at start; unset, the TTL the stack deploys. */
+export function authorizerCacheSecondsFromEnv(): number {
+  const seconds = getIntegerFromEnv('GATEHOUSE_AUTHORIZER_CACHE_SECONDS', authorizer.cacheTtlSeconds);
+  if (seconds < 0 || seconds > MAX_AUTHORIZER_CACHE_SECONDS) throw new Error(`Environment variable GATEHOUSE_AUTHORIZER_CACHE_SECONDS must be from 0 to ${MAX_AUTHORIZER_CACHE_SECONDS}, got '${seconds}'.`);
+  return seconds;
 }
 
 export function defaultDataDir(): string {

@@ -46,13 +46,20 @@ export function lagTolerance(policy: RateLimitPolicy): number {
 }
 
 /**
- * The bounds the conditional writes need: a request at `nowUs` advances a stored TAT between
+ * The bounds the conditional writes need to take `tokens` at once (an instance leases a few:
+ * shared/domain/rate-limit-lease.ts): a take at `nowUs` advances a stored TAT between
  * `earliestAdvancedTat` and `latestAdmissibleTat` by `increment`; an older TAT (a bucket that has
- * been full a while) is reset to `tatFromIdle`; a later one means the budget is spent.
+ * been full a while) is reset to `tatFromIdle`; a later one means fewer than `tokens` are left.
  */
-export function admissionBounds(policy: RateLimitPolicy, nowUs: number): { increment: number; earliestAdvancedTat: number; latestAdmissibleTat: number; tatFromIdle: number } {
-  const increment = emissionInterval(policy);
-  return { increment, earliestAdvancedTat: nowUs - lagTolerance(policy), latestAdmissibleTat: nowUs + (policy.burst - 1) * increment, tatFromIdle: nowUs + increment };
+export function admissionBounds(policy: RateLimitPolicy, nowUs: number, tokens = 1): { increment: number; earliestAdvancedTat: number; latestAdmissibleTat: number; tatFromIdle: number } {
+  const interval = emissionInterval(policy);
+  return { increment: tokens * interval, earliestAdvancedTat: nowUs - lagTolerance(policy), latestAdmissibleTat: nowUs + (policy.burst - tokens) * interval, tatFromIdle: nowUs + tokens * interval };
+}
+
+/** Tokens in the bucket at `nowUs` given its TAT: `n` fit while TAT + n·T ≤ now + burst·T. */
+export function availableTokens(policy: RateLimitPolicy, nowUs: number, tat: number): number {
+  const interval = emissionInterval(policy);
+  return clamp(Math.floor((nowUs + policy.burst * interval - tat) / interval), 0, policy.burst);
 }
 
 /** The decision for an admitted request, from the TAT it left behind. */
@@ -75,15 +82,23 @@ export function rejected(policy: RateLimitPolicy, nowUs: number, tatBefore: numb
 }
 
 /**
- * The whole algorithm on a value in hand: the reference the conditional writes implement, and
- * what the unit tests exercise. `tatBefore` undefined is a tenant never seen (a full bucket).
+ * Takes up to `wanted` tokens at once on a value in hand: as many as fit, or none. The reference
+ * the conditional writes implement. `tatBefore` undefined is a tenant never seen (a full bucket).
  */
-export function decide(policy: RateLimitPolicy, nowUs: number, tatBefore: number | undefined): { decision: RateLimitDecision; tatAfter: number | undefined } {
-  const { increment, earliestAdvancedTat, latestAdmissibleTat } = admissionBounds(policy, nowUs);
+export function take(policy: RateLimitPolicy, nowUs: number, tatBefore: number | undefined, wanted: number): { granted: number; tatAfter: number | undefined } {
+  const { earliestAdvancedTat } = admissionBounds(policy, nowUs);
   const effective = tatBefore === undefined || tatBefore < earliestAdvancedTat ? nowUs : tatBefore;
-  if (effective > latestAdmissibleTat) return { decision: rejected(policy, nowUs, effective), tatAfter: tatBefore };
-  const tatAfter = effective + increment;
-  return { decision: admitted(policy, nowUs, tatAfter), tatAfter };
+  const granted = Math.min(wanted, availableTokens(policy, nowUs, effective));
+  if (granted < 1) return { granted: 0, tatAfter: tatBefore };
+  return { granted, tatAfter: effective + granted * emissionInterval(policy) };
+}
+
+/** One request's decision on a value in hand: what the unit tests exercise. */
+export function decide(policy: RateLimitPolicy, nowUs: number, tatBefore: number | undefined): { decision: RateLimitDecision; tatAfter: number | undefined } {
+  const { granted, tatAfter } = take(policy, nowUs, tatBefore, 1);
+  // A refused take saw a TAT ahead of now: tatBefore itself.
+  if (granted === 0) return { decision: rejected(policy, nowUs, tatBefore!), tatAfter };
+  return { decision: admitted(policy, nowUs, tatAfter!), tatAfter };
 }
 
 function clamp(value: number, low: number, high: number): number {

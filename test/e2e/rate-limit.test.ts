@@ -124,6 +124,23 @@ describe('per-tenant rate limit over HTTP', () => {
     expect(refused.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
   });
 
+  it('admits exactly the burst out of 25 parallel requests, the runtime leasing tokens in batches', async () => {
+    const tenant = `tenant-d-${Date.now()}`;
+    await setTenantLimits(tenant, { rate_per_second: '1', burst: '10', task_concurrency: undefined });
+    const d = apiClient(runtime.baseUrl, (await createApiKey(tenant)).key);
+    const started = Date.now();
+
+    const responses = await Promise.all(Array.from({ length: 25 }, () => d('GET', '/tasks')));
+
+    const refill = Math.floor((Date.now() - started) / 1000); // 1/s: a flood slower than 1 s earns one more
+    const admitted = responses.filter((response) => response.status === 200);
+    expect(admitted.length).toBeGreaterThanOrEqual(10);
+    expect(admitted.length).toBeLessThanOrEqual(10 + refill);
+    expect(responses.filter((response) => response.status === 429)).toHaveLength(25 - admitted.length);
+    const remaining = admitted.map((response) => Number(response.headers.get('ratelimit-remaining')));
+    expect([Math.min(...remaining), Math.max(...remaining)]).toEqual([0, 9]);
+  });
+
   it('follows a tenant’s override of the limits', async () => {
     const response = await c('GET', '/agents');
 

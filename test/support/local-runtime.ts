@@ -7,7 +7,7 @@ export interface TestRuntime extends Runtime {
 }
 
 /** The whole local runtime (gateway, authorizer, workers) on the shared engines, on a free port. */
-export async function startTestRuntime(label: string, options: { workers?: boolean; allowLoopback?: boolean } = {}): Promise<TestRuntime> {
+export async function startTestRuntime(label: string, options: { workers?: boolean; allowLoopback?: boolean; authorizerCacheSeconds?: number } = {}): Promise<TestRuntime> {
   const keys = { a: `gh_test_${randomBytes(12).toString('hex')}`, b: `gh_test_${randomBytes(12).toString('hex')}` };
   const suffix = randomBytes(3).toString('hex');
   const runtime = await startRuntime({
@@ -22,6 +22,7 @@ export async function startTestRuntime(label: string, options: { workers?: boole
     ],
     log: () => undefined,
     workers: options.workers,
+    authorizerCacheSeconds: options.authorizerCacheSeconds,
   });
   // `allowLoopback: false` runs the webhook deliverer and the scanner as on AWS (SSRF tests): the
   // handlers read these per call, and each test file runs in its own process.

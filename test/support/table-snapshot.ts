@@ -4,10 +4,10 @@ import { RATE_LIMIT_PARTITION_PREFIX } from '#shared/adapters/dynamodb/keys';
 
 /**
  * Every item of the runtime's table (test-only Scan; the service itself never scans), sorted,
- * as JSON lines, so two snapshots compare with one `toEqual`. API key items are left out: every
- * authenticated request updates the key's `last_used_at`, which is not a change made by the
- * request's route. Neither are rate-limit buckets: every request, refused ones included, spends
- * its tenant's budget before anything else runs.
+ * as JSON lines, so two snapshots compare with one `toEqual`. API key items are left out: an
+ * authenticated request may update the key's `last_used_at`, which is not a change made by the
+ * request's route. Neither are rate-limit buckets: any request, refused ones included, may lease
+ * tokens of its tenant's budget before anything else runs.
  */
 export async function tableSnapshot(ignorePrefixes: string[] = ['APIKEY#', RATE_LIMIT_PARTITION_PREFIX]): Promise<string[]> {
   const client = new DynamoDBClient({ endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB, region: process.env.AWS_REGION });

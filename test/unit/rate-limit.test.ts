@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decide, emissionInterval, lagTolerance, type RateLimitPolicy } from '#shared/domain/rate-limit';
+import { decide, emissionInterval, lagTolerance, take, type RateLimitPolicy } from '#shared/domain/rate-limit';
 
 const SECOND = 1_000_000;
 const policies = fc.record({ ratePerSecond: fc.integer({ min: 1, max: 500 }), burst: fc.integer({ min: 1, max: 200 }) });
@@ -83,5 +83,21 @@ describe('request budget (GCRA)', () => {
     const { admittedAt } = replay(policy, [start, start, start, start + SECOND / 2, start + SECOND / 2, start + 10 * SECOND, start + 10 * SECOND, start + 10 * SECOND]);
 
     expect(admittedAt).toEqual([start, start, start + SECOND / 2, start + 10 * SECOND, start + 10 * SECOND]);
+  });
+
+  it('takes several tokens at once: as many as fit, then none, and a lagging bucket counts as full', () => {
+    const policy = { ratePerSecond: 10, burst: 10 };
+    const now = 1_700_000_000 * SECOND;
+    const interval = emissionInterval(policy);
+
+    const four = take(policy, now, undefined, 4);
+    const rest = take(policy, now, four.tatAfter, 10);
+    const none = take(policy, now, rest.tatAfter, 1);
+    const lagging = take(policy, now, now - 10 * SECOND, 25);
+
+    expect(four).toEqual({ granted: 4, tatAfter: now + 4 * interval });
+    expect(rest).toEqual({ granted: 6, tatAfter: now + 10 * interval });
+    expect(none).toEqual({ granted: 0, tatAfter: now + 10 * interval });
+    expect(lagging).toEqual({ granted: 10, tatAfter: now + 10 * interval });
   });
 });

@@ -5,39 +5,44 @@ import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { TTL_ATTRIBUTE } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure } from '#shared/adapters/dynamodb/transactions';
-import { admissionBounds, admitted, rejected, type RateLimitDecision, type RateLimitPolicy } from '#shared/domain/rate-limit';
+import { admissionBounds, availableTokens, emissionInterval, type RateLimitPolicy } from '#shared/domain/rate-limit';
+import type { BucketStore, TakeResult } from '#shared/domain/rate-limit-lease';
 
-/** Rounds of the two writes before a request that keeps losing races is counted as over budget. */
+/** Rounds of writes before a take that keeps losing races gives up counting. */
 const MAX_ROUNDS = 4;
 /** A bucket is full again (and its item worthless) this long after its TAT; TTL deletes it later. */
 const TTL_SLACK_SECONDS = 60;
 
 /**
  * The request budgets (shared/domain/rate-limit.ts), one item per tenant, advanced only by
- * conditional UpdateItems, so any number of Lambda instances share one budget exactly.
+ * conditional UpdateItems, so any number of Lambda instances share one budget exactly. Instances
+ * take a few tokens at once and spend them in memory (shared/domain/rate-limit-lease.ts).
  *
- * A busy tenant's request is one write: "TAT += T if now - lag ≤ TAT ≤ now + (burst-1)·T". A
- * rejected request is that same write failing its condition, which hands back the stored TAT (so
- * the Retry-After is exact without a read) and writes nothing. Only a tenant whose bucket has been
- * full a while (TAT older than the lag tolerance, or no item) needs a second write, "TAT = now + T
- * if TAT < now - lag"; its concurrent peers then pass the first write.
+ * A busy tenant's take of n tokens is one write: "TAT += n·T if now - lag ≤ TAT ≤ now + (burst-n)·T".
+ * A failed condition hands back the stored TAT (so no read is needed): fewer tokens left than asked
+ * is a second write for those; none left is a refusal with an exact Retry-After, and nothing is
+ * written. Only a tenant whose bucket has been full a while (TAT older than the lag tolerance, or
+ * no item) needs the other write, "TAT = now + n·T if TAT < now - lag"; its concurrent peers then
+ * pass the first write.
  */
-export class DynamoRateLimitRepository {
+export class DynamoRateLimitRepository implements BucketStore {
   private get client() {
     return documentClient();
   }
 
   /**
-   * Spends one request of `tenantId`'s budget if it has one. `nowUs` (epoch microseconds) is read
-   * again before each write: a time taken long before the write (a slow first attempt) would
-   * compare stale bounds with a TAT other requests advanced meanwhile, and refuse wrongly.
+   * Takes up to `wanted` tokens of `tenantId`'s budget, as many as fit. `nowUs` (epoch
+   * microseconds) is read again before each write: a time taken long before the write (a slow
+   * first attempt) would compare stale bounds with a TAT other requests advanced meanwhile.
    */
-  async consume(tenantId: string, policy: RateLimitPolicy, nowUs: () => number): Promise<RateLimitDecision> {
+  async take(tenantId: string, policy: RateLimitPolicy, wanted: number, nowUs: () => number): Promise<TakeResult> {
+    let tokens = Math.max(1, Math.min(wanted, policy.burst));
     let now = nowUs();
     for (let round = 0; round < MAX_ROUNDS; round++, now = nowUs()) {
-      const { increment, earliestAdvancedTat, latestAdmissibleTat, tatFromIdle } = admissionBounds(policy, now);
+      const { increment, earliestAdvancedTat, latestAdmissibleTat, tatFromIdle } = admissionBounds(policy, now, tokens);
       // An upper bound of any TAT this round can leave behind: the item is useless after it.
-      const expiresAt = Math.ceil((now + policy.burst * increment) / 1_000_000) + TTL_SLACK_SECONDS;
+      const expiresAt = Math.ceil((now + policy.burst * emissionInterval(policy)) / 1_000_000) + TTL_SLACK_SECONDS;
+      let stored: number | undefined;
       try {
         const { Attributes } = await this.client.send(
           new UpdateCommand({
@@ -51,11 +56,17 @@ export class DynamoRateLimitRepository {
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
-        return admitted(policy, now, Number(Attributes!.tat_us));
+        return { granted: tokens, nowUs: now, tatAfter: Number(Attributes!.tat_us) };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-        const stored = storedTat(error);
-        if (stored !== undefined && stored > latestAdmissibleTat) return rejected(policy, now, stored);
+        stored = storedTat(error);
+      }
+      if (stored !== undefined && stored >= earliestAdvancedTat) {
+        // A busy bucket with fewer tokens than asked: take what is left, or refuse.
+        const left = availableTokens(policy, now, stored);
+        if (left < 1) return { nowUs: now, tatBefore: stored };
+        tokens = left;
+        continue;
       }
       try {
         await this.client.send(
@@ -68,16 +79,16 @@ export class DynamoRateLimitRepository {
             ExpressionAttributeValues: { ':tat': tatFromIdle, ':expires': expiresAt, ':earliest': earliestAdvancedTat, ':entity': 'rate_limit_bucket' },
           }),
         );
-        return admitted(policy, now, tatFromIdle);
+        return { granted: tokens, nowUs: now, tatAfter: tatFromIdle };
       } catch (error) {
-        // Another request refilled the bucket first: the busy-path write decides this one.
+        // Another instance refilled the bucket first: the busy-path write decides this one.
         if (!isConditionFailure(error)) throw error;
       }
     }
-    // Every round found the bucket full (a TAT older than the tolerance) and lost the reset to a
-    // peer whose clock read later still: only a pathological spread of clocks gets here, and the
-    // budget is not spent, so the request is admitted without being counted.
-    return admitted(policy, now, admissionBounds(policy, now).tatFromIdle);
+    // Every round lost a race (a bucket found full, whose reset a peer with a later clock won, or
+    // a bucket others kept draining below what was asked): only a pathological spread of clocks
+    // or contention gets here, and one token is admitted without being counted.
+    return { granted: 1, nowUs: now, tatAfter: admissionBounds(policy, now).tatFromIdle };
   }
 }
 
