@@ -9,14 +9,30 @@ import { systemClock } from '#shared/domain/clock';
 import { newId } from '#shared/domain/ids';
 import type { AgentContext } from '#shared/agents/agent';
 import type { TaskExecutionStore } from '#shared/domain/ports';
-import { AgentRunner } from '#shared/runtime/agent-runner';
+import { AgentRunner, type AgentRunnerDependencies } from '#shared/runtime/agent-runner';
 import { approvalGate } from '#shared/services/approval-gate';
 import { retentionStamps } from '#shared/services/retention-stamps';
 import { taskEvents } from '../support/event-reader';
 import { provisionForTest, uniqueTenant } from '../support/provisioned';
 import { storedTask } from '../support/task-fixtures';
 
-const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
+/** A runner on DynamoDB Local with the real catalog and clock, but for what a test replaces. */
+function runnerWith(overrides: Partial<AgentRunnerDependencies> = {}): AgentRunner {
+  return new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps, ...overrides });
+}
+
+const runner = runnerWith();
+
+/** Kills the worker after 0, 1, 2, ... successful writes, redelivering each time, until a run survives; the deaths. */
+async function runUntilItSurvives(tenant: string, taskId: string, when: 'before' | 'after' = 'before'): Promise<number> {
+  let deaths = 0;
+  for (let budget = 0; budget < 20; budget++) {
+    const outcome = await runnerWith({ store: dyingStore(budget, when) }).run(tenant, taskId).catch(() => 'died');
+    if (outcome !== 'died') break;
+    deaths++;
+  }
+  return deaths;
+}
 
 /**
  * A store whose writes start failing after `budget` successful step writes: a worker that dies.
@@ -91,7 +107,7 @@ describe('agent runner on DynamoDB Local', () => {
         },
       },
     };
-    const slow = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: () => slowAgent, clock: slowClock, retention: retentionStamps });
+    const slow = runnerWith({ findAgent: () => slowAgent, clock: slowClock });
     const tenant = uniqueTenant();
     const task = await storedTask(tenant);
 
@@ -128,14 +144,7 @@ describe('agent runner on DynamoDB Local', () => {
     const eventsOfCleanRun = (await taskEvents(tenant, reference.task_id)).length;
     const task = await storedTask(tenant);
 
-    // Kill the worker after 0, 1, 2, ... successful writes, redelivering each time, until a run survives.
-    let deaths = 0;
-    for (let budget = 0; budget < 20; budget++) {
-      const dying = new AgentRunner({ store: dyingStore(budget), approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
-      const outcome = await dying.run(tenant, task.task_id).catch(() => 'died');
-      if (outcome !== 'died') break;
-      deaths++;
-    }
+    const deaths = await runUntilItSurvives(tenant, task.task_id);
 
     expect(deaths).toBeGreaterThan(0);
     const done = (await taskRepository.load(tenant, task.task_id))!;
@@ -154,13 +163,7 @@ describe('agent runner on DynamoDB Local', () => {
     const eventsOfCleanRun = (await taskEvents(tenant, reference.task_id)).length;
     const task = await storedTask(tenant);
 
-    let deaths = 0;
-    for (let budget = 0; budget < 20; budget++) {
-      const dying = new AgentRunner({ store: dyingStore(budget, 'after'), approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
-      const outcome = await dying.run(tenant, task.task_id).catch(() => 'died');
-      if (outcome !== 'died') break;
-      deaths++;
-    }
+    const deaths = await runUntilItSurvives(tenant, task.task_id, 'after');
 
     expect(deaths).toBeGreaterThan(0);
     const done = (await taskRepository.load(tenant, task.task_id))!;
@@ -199,7 +202,7 @@ describe('agent runner on DynamoDB Local', () => {
         return outcome;
       },
     };
-    const cancelling = new AgentRunner({ store: cancelAfterFirstArtifact, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
+    const cancelling = runnerWith({ store: cancelAfterFirstArtifact });
 
     await expect(cancelling.run(tenant, task.task_id)).resolves.toBe('stopped');
 

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiClient, eventually } from '../../support/local-runtime';
 import { removeDataDir, startRuntimeProcess, type RuntimeProcess } from '../../support/runtime-process';
+import { expectedDeliveries, firstReceipts, inArrivalOrder } from '../../support/deduped-deliveries';
 import { startReceiver } from '../../support/webhook-receiver';
 
 const TASKS = 30;
@@ -45,21 +46,9 @@ describe('a runtime killed (SIGKILL) with webhook deliveries queued, then starte
       180_000,
       1_000,
     );
-    const expected = new Map<string, string[]>();
-    for (const taskId of taskIds) {
-      const { body } = await api('GET', `/events?task_id=${taskId}&limit=100`);
-      expected.set(taskId, body.events.filter((event: { type: string }) => SUBSCRIBED.includes(event.type)).map((event: { event_id: string }) => event.event_id));
-    }
+    const expected = await expectedDeliveries(api, taskIds, SUBSCRIBED);
     const allExpected = [...expected.values()].flat();
-    // A receiver that dedupes by delivery id: the first receipt of each id counts.
-    const accepted = () => {
-      const seen = new Map<string, { taskId: string; order: number }>();
-      receiver.received.forEach((delivery, order) => {
-        const id = String(delivery.headers['x-service-delivery']);
-        if (!seen.has(id)) seen.set(id, { taskId: JSON.parse(delivery.body).data.task_id, order });
-      });
-      return seen;
-    };
+    const accepted = () => firstReceipts(receiver.received);
     await eventually(async () => (allExpected.every((id) => accepted().has(id)) ? true : undefined), 180_000, 500).catch((error: unknown) => {
       const missing = allExpected.filter((id) => !accepted().has(id));
       throw new Error(`${String(error)}; ${missing.length} of ${allExpected.length} events never delivered\n--- runtime output ---\n${second.output.slice(-30).join('\n')}`);
@@ -70,10 +59,7 @@ describe('a runtime killed (SIGKILL) with webhook deliveries queued, then starte
     expect(second.output.join('\n')).toMatch(/Re-sent [1-9]\d* webhook delivery attempt\(s\)/);
     const seen = accepted();
     expect([...seen.keys()].sort()).toEqual([...allExpected].sort());
-    for (const [taskId, ids] of expected) {
-      const inArrivalOrder = [...seen.entries()].filter(([, info]) => info.taskId === taskId).sort((x, y) => x[1].order - y[1].order).map(([id]) => id);
-      expect(inArrivalOrder, taskId).toEqual(ids);
-    }
+    for (const [taskId, ids] of expected) expect(inArrivalOrder(seen, taskId), taskId).toEqual(ids);
   }, 600_000);
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { expectedDeliveries, firstReceipts, inArrivalOrder } from '../../support/deduped-deliveries';
 import { startReceiver } from '../../support/webhook-receiver';
 
 const SUBSCRIBED = ['task.created', 'task.started', 'task.progress', 'artifact.emitted', 'task.complete'];
@@ -42,31 +43,16 @@ describe('a webhook receiver that is down for a while, then back', () => {
       down = false;
 
       // Every event of every task, from the event log, in its order.
-      const expected = new Map<string, string[]>();
-      for (const taskId of taskIds) {
-        const { body } = await api('GET', `/events?task_id=${taskId}&limit=100`);
-        expected.set(taskId, body.events.filter((event: { type: string }) => SUBSCRIBED.includes(event.type)).map((event: { event_id: string }) => event.event_id));
-      }
+      const expected = await expectedDeliveries(api, taskIds, SUBSCRIBED);
       const allExpected = [...expected.values()].flat();
       // A receiver that dedupes by delivery id: the first successful receipt of each id counts.
-      const accepted = () => {
-        const seen = new Map<string, { taskId: string; order: number }>();
-        receiver.received.forEach((delivery, order) => {
-          const id = String(delivery.headers['x-service-delivery']);
-          if (order < failedWhileDown || seen.has(id)) return;
-          seen.set(id, { taskId: JSON.parse(delivery.body).data.task_id, order });
-        });
-        return seen;
-      };
+      const accepted = () => firstReceipts(receiver.received, failedWhileDown);
       await eventually(async () => (allExpected.every((id) => accepted().has(id)) ? true : undefined), 180_000, 500);
 
       expect(failedWhileDown).toBeGreaterThan(0);
       const seen = accepted();
       expect([...seen.keys()].sort()).toEqual([...allExpected].sort());
-      for (const [taskId, ids] of expected) {
-        const inArrivalOrder = [...seen.entries()].filter(([, info]) => info.taskId === taskId).sort((x, y) => x[1].order - y[1].order).map(([id]) => id);
-        expect(inArrivalOrder, taskId).toEqual(ids);
-      }
+      for (const [taskId, ids] of expected) expect(inArrivalOrder(seen, taskId), taskId).toEqual(ids);
     } finally {
       await receiver.close();
     }
