@@ -2,7 +2,8 @@ import { secretCipher } from '#shared/adapters/crypto/secret-cipher';
 import { deliverWebhook } from '#shared/adapters/http/deliver-webhook';
 import { webhookRepository } from '#shared/adapters/dynamodb/webhook-repository';
 import { deadLetterDelivery, dispatchDelivery, type DeliveryMessage } from '#shared/adapters/sqs/delivery-dispatcher';
-import { getIntegerFromEnv } from '#shared/config/env';
+import { getIntegerFromEnv, once } from '#shared/config/env';
+import { DecryptCache } from '#shared/domain/decrypt-cache';
 import { systemClock } from '#shared/domain/clock';
 import { decideEndpointDisable, nextAttemptDelaySeconds, nextFailingSince } from '#shared/domain/webhook-retry';
 import { signWebhook, type SigningSecrets } from '#shared/domain/webhook-signature';
@@ -47,11 +48,14 @@ function reportAttempt(attempt: DeliveryAttempt, outcome: AttemptOutcome, nextAt
   else logger.warn('webhook delivery attempt', fields);
 }
 
+/** Per warm instance: a subscription's secret is decrypted (a KMS request on AWS) at most every 15 minutes. */
+const decryptedSecrets = once(() => new DecryptCache(secretCipher(), { maxAgeMs: 15 * 60_000, maxEntries: 1_000 }));
+
 async function signingSecrets(webhook: Webhook): Promise<SigningSecrets> {
   const context = secretContext(webhook);
-  const current = await secretCipher().decrypt(webhook.secret_ciphertext, context);
+  const current = await decryptedSecrets().decrypt(webhook.secret_ciphertext, context);
   if (!webhook.previous_secret_ciphertext || !webhook.previous_secret_expires_at) return { current };
-  return { current, previous: { secret: await secretCipher().decrypt(webhook.previous_secret_ciphertext, context), expiresAt: new Date(webhook.previous_secret_expires_at) } };
+  return { current, previous: { secret: await decryptedSecrets().decrypt(webhook.previous_secret_ciphertext, context), expiresAt: new Date(webhook.previous_secret_expires_at) } };
 }
 
 /**
