@@ -129,7 +129,7 @@ async function earlierFromLog(delivery: Delivery, webhook: Webhook): Promise<Ear
  */
 async function nextInOrder(delivery: Delivery, webhook: Webhook): Promise<string | undefined> {
   if (!delivery.task_id) return undefined;
-  const { events } = await eventRepository.after(delivery.tenant_id, { taskId: delivery.task_id, types: webhook.events }, delivery.event_id, undefined, 5);
+  const events = await eventRepository.summariesAfterForTask(delivery.tenant_id, delivery.task_id, webhook.events, delivery.event_id, 5);
   return events.find((event) => takesEvent(webhook, event))?.event_id;
 }
 

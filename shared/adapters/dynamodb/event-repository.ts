@@ -31,6 +31,12 @@ const EVENT_ID = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
 const LOWEST = 'evt_';
 const HIGHEST = 'evt_~';
 
+/** An event without its data: enough to order deliveries. */
+export type EventSummary = Pick<ServiceEvent, 'event_id' | 'type' | 'created_at'>;
+const SUMMARY_FIELDS = ['event_id', 'type', 'created_at'] as const;
+const SUMMARY_NAMES = Object.fromEntries(SUMMARY_FIELDS.map((field, position) => [`#s${position}`, field]));
+const SUMMARY_PROJECTION = Object.keys(SUMMARY_NAMES).join(', ');
+
 /** The highest event id created at or before `ms` (ids are `evt_` + ULID, time first). */
 export function lastIdAt(ms: number): string {
   return `evt_${encodeTime(Math.max(0, ms), 10).toLowerCase()}zzzzzzzzzzzzzzzz`;
@@ -85,24 +91,34 @@ export class DynamoEventRepository {
   }
 
   /**
-   * One page of a task's events below `upper` (exclusive), newest first, and where the next page
-   * starts (undefined at the task's first event). Read from the task's index (eventually
-   * consistent on AWS, like every read of that index).
+   * One page of a task's events below `upper` (exclusive), newest first, as summaries, and where
+   * the next page starts (undefined at the task's first event). Read from the task's index
+   * (eventually consistent on AWS, like every read of that index).
    */
-  async beforeForTask(tenantId: string, taskId: string, upper: string, limit: number, startKey?: Item): Promise<{ events: ServiceEvent[]; nextKey?: Item }> {
+  async beforeForTask(tenantId: string, taskId: string, upper: string, limit: number, startKey?: Item): Promise<{ events: EventSummary[]; nextKey?: Item }> {
     const page = await this.client.send(
       new QueryCommand({
         TableName: tableName(),
         IndexName: GSI1.indexName,
         KeyConditionExpression: '#pk = :pk AND #sk < :upper',
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey, ...SUMMARY_NAMES },
         ExpressionAttributeValues: { ':pk': keys.eventsOfTaskPartition(tenantId, taskId), ':upper': upper },
+        ProjectionExpression: SUMMARY_PROJECTION,
         ScanIndexForward: false,
         Limit: limit,
         ExclusiveStartKey: startKey,
       }),
     );
-    return { events: (page.Items ?? []).map((item) => stripKeys<ServiceEvent>(item)), nextKey: page.LastEvaluatedKey };
+    return { events: (page.Items ?? []).map((item) => stripKeys<EventSummary>(item)), nextKey: page.LastEvaluatedKey };
+  }
+
+  /**
+   * Id, type and time of up to `limit` of a task's events above `lower`, oldest first: what
+   * delivery order needs, without the events' data (a task event carries the whole task), so each
+   * delivery's look-ahead reads and parses a few short items, not the task's later events in full.
+   */
+  async summariesAfterForTask(tenantId: string, taskId: string, types: string[], lower: string, limit: number): Promise<EventSummary[]> {
+    return this.queryRange(keys.eventsOfTaskPartition(tenantId, taskId), GSI1, { types }, lower, HIGHEST, limit, true);
   }
 
   private async afterForTask(tenantId: string, filters: EventFilters, lower: string, upper: string, limit: number) {
@@ -129,8 +145,11 @@ export class DynamoEventRepository {
   }
 
   /** Reads one partition oldest first until `wanted` events match the filters or it runs out. */
-  private async queryRange(partition: string, index: typeof GSI1 | undefined, filters: EventFilters, lower: string, upper: string, wanted: number): Promise<ServiceEvent[]> {
+  private async queryRange(partition: string, index: typeof GSI1 | undefined, filters: EventFilters, lower: string, upper: string, wanted: number): Promise<ServiceEvent[]>;
+  private async queryRange(partition: string, index: typeof GSI1 | undefined, filters: EventFilters, lower: string, upper: string, wanted: number, summaries: true): Promise<EventSummary[]>;
+  private async queryRange(partition: string, index: typeof GSI1 | undefined, filters: EventFilters, lower: string, upper: string, wanted: number, summaries = false): Promise<EventSummary[]> {
     const names: Record<string, string> = { '#pk': index ? index.partitionKey : 'pk', '#sk': index ? index.sortKey : 'sk' };
+    if (summaries) Object.assign(names, SUMMARY_NAMES);
     const values: Item = { ':pk': partition, ':lower': lower, ':upper': upper };
     const conditions: string[] = [];
     if (filters.agent) {
@@ -143,7 +162,7 @@ export class DynamoEventRepository {
       filters.types.forEach((type, position) => (values[`:type${position}`] = type));
       conditions.push(`#type IN (${filters.types.map((_, position) => `:type${position}`).join(', ')})`);
     }
-    const found: ServiceEvent[] = [];
+    const found: EventSummary[] = [];
     let startKey: Item | undefined;
     for (let round = 0; round < 50 && found.length < wanted; round++) {
       const page = await this.client.send(
@@ -152,6 +171,7 @@ export class DynamoEventRepository {
           IndexName: index?.indexName,
           KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
           ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+          ...(summaries ? { ProjectionExpression: SUMMARY_PROJECTION } : {}),
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           Limit: Math.max(wanted - found.length + 1, 10),
@@ -160,7 +180,7 @@ export class DynamoEventRepository {
         }),
       );
       // `lower` is exclusive; BETWEEN includes it.
-      found.push(...(page.Items ?? []).filter((item) => item.event_id !== lower).map((item) => stripKeys<ServiceEvent>(item)));
+      found.push(...(page.Items ?? []).filter((item) => item.event_id !== lower).map((item) => stripKeys<EventSummary>(item)));
       startKey = page.LastEvaluatedKey;
       if (!startKey) break;
     }
