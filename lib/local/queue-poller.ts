@@ -27,6 +27,8 @@ function toRecord(message: Message, queueUrl: string): SQSEvent['Records'][numbe
 
 /** Below the SQS client's request timeout (shared/adapters/sqs/client.ts), which a long poll must not reach. */
 const LONG_POLL_SECONDS = 2;
+/** How long an idle loop other than the first rests between passes unless work arrives. */
+const RESTING_DELAY_MS = 2_000;
 
 /**
  * Plays Lambda's SQS event-source mapping for one consumer: receives batches, invokes the
@@ -56,7 +58,39 @@ export class QueuePoller {
   async stop(): Promise<void> {
     this.running = false;
     this.stopping.abort();
+    this.wakeIdleLoops();
     await Promise.all(this.loops);
+  }
+
+  /** Loops resting after finding every queue empty, each with the function that ends its rest. */
+  private readonly resting = new Set<() => void>();
+
+  /** Whether an idle loop is already due to look again after `idleDelayMs`. */
+  private scouting = false;
+
+  /**
+   * After a pass that found nothing. Where queues are polled without waiting, one idle loop (the
+   * scout) looks again after `idleDelayMs` and the others rest up to RESTING_DELAY_MS, until a
+   * loop receives work: an idle consumer then costs a pass every `idleDelayMs`, not one per loop,
+   * and a burst still gets every loop at once. Long-polling loops wait in the poll instead.
+   */
+  private rest(): Promise<void> {
+    const scout = this.queueUrls.length === 1 || !this.scouting;
+    if (scout) this.scouting = true;
+    return new Promise((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        this.resting.delete(end);
+        if (scout) this.scouting = false;
+        resolve();
+      };
+      const timer = setTimeout(end, scout ? this.idleDelayMs : RESTING_DELAY_MS);
+      this.resting.add(end);
+    });
+  }
+
+  private wakeIdleLoops(): void {
+    for (const end of [...this.resting]) end();
   }
 
   private async loop(): Promise<void> {
@@ -69,6 +103,7 @@ export class QueuePoller {
             { abortSignal: this.stopping.signal },
           );
           if (Messages?.length) {
+            this.wakeIdleLoops();
             await this.invoke(queueUrl, Messages);
             worked = true;
             break;
@@ -77,7 +112,7 @@ export class QueuePoller {
       } catch (error) {
         if (this.running) console.error(JSON.stringify({ level: 'ERROR', message: 'queue poll failed', consumer: this.consumer.name, error: String(error) }));
       }
-      if (!worked && this.running) await new Promise((resolve) => setTimeout(resolve, this.idleDelayMs));
+      if (!worked && this.running) await this.rest();
     }
   }
 

@@ -103,4 +103,39 @@ describe('task queues with the SQS emulator and DynamoDB Local', () => {
     // The failed message waits out its visibility timeout in flight; the others were deleted.
     expect(Attributes).toMatchObject({ ApproximateNumberOfMessagesNotVisible: String(inFlightBefore + 1), ApproximateNumberOfMessages: '0' });
   });
+
+  it('an idle consumer of several queues polls through one scout loop, and work wakes the others', async () => {
+    const urls = [TASK_QUEUES.high, TASK_QUEUES.normal, TASK_QUEUES.low].map((queue) => provisioned.queueUrls[queue.name]);
+    const { received } = await import('../support/recording-consumer');
+    received.length = 0;
+    let receives = 0;
+    const stack = sqsClient().middlewareStack;
+    stack.add((next) => (args) => {
+      receives += 1;
+      return next(args);
+    }, { step: 'initialize', name: 'countReceives', tags: ['TEST'] });
+    const loops = 4;
+    const idleDelayMs = 25;
+    const poller = new QueuePoller({ name: 'recorder', access: { table: 'read' }, handler: 'test/support/recording-consumer.ts', queues: [], batchSize: 1, timeoutSeconds: 5, memoryMb: 128 }, urls, loops, idleDelayMs);
+    try {
+      poller.start();
+      const started = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const idleMs = performance.now() - started;
+      const idleReceives = receives;
+      // One scout pass (three receives) per idle delay, and each resting loop's pass every 2 s
+      // at most; every loop polling on its own would be `loops` times the first term. Late timers
+      // only lower the count.
+      expect(idleReceives).toBeLessThanOrEqual(urls.length * (idleMs / idleDelayMs + 2) + urls.length * (loops - 1) * (idleMs / 2_000 + 2));
+
+      for (const [index, body] of ['wake-1', 'wake-2', 'wake-3'].entries()) {
+        await sqsClient().send(new SendMessageCommand({ QueueUrl: urls[2], MessageBody: body, MessageDeduplicationId: `wake-${index}` }));
+      }
+      for (let waited = 0; received.length < 3 && waited < 10_000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect([...received].sort()).toEqual(['wake-1', 'wake-2', 'wake-3']);
+    } finally {
+      await poller.stop();
+      stack.remove('countReceives');
+    }
+  });
 });
