@@ -1,33 +1,9 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { scanDetectorWorker } from '#shared/config/topology';
-import { BUNDLE_ALIASES } from '#lib/bundling/aliases';
+import { BUNDLE_ENTRY_FILE, FUNCTION_BUNDLING } from '#lib/bundling/esbuild-options';
 import { repositoryRoot } from '#lib/local/handler-loader';
 import type { BenchFunction } from './functions';
-
-/**
- * The bundling options of `GatehouseFunction` (lib/constructs/gatehouse-function.ts), for esbuild's
- * API: ESM, minified, node22, source maps without the sources' text, `module` before `main`, the
- * createRequire banner, the package aliases, nothing external.
- */
-export const CDK_BUNDLING = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  minify: true,
-  sourcemap: true,
-  sourcesContent: false,
-  mainFields: ['module', 'main'],
-  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-  external: [],
-  alias: BUNDLE_ALIASES,
-  metafile: true,
-  logLevel: 'silent',
-} as const;
-
-/** NODE_OPTIONS of every function's environment (`GatehouseFunction`): stack traces through the source map. */
-export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
 /** Packages worth naming when a bundle carries them. */
 export const HEAVY = /^(jsdom|axe-core|pdfkit|csv-stringify|nodemailer|@aws-sdk\/client-[a-z0-9-]+|@aws-sdk\/s3-request-presigner|@aws-lambda-powertools\/tracer|aws-xray-sdk-core)$/;
@@ -62,8 +38,10 @@ export function packageOf(path: string): string | undefined {
   return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
 }
 
-/** Bytes each package contributes to the output, from esbuild's metafile (one output or all). */
-export function packageBytes(metafile: Metafile, outputs: Metafile['outputs'][string][] = Object.values(metafile.outputs)): Map<string, number> {
+type Output = Metafile['outputs'][string];
+
+/** Bytes each package contributes to the output, from esbuild's metafile (some outputs or all). */
+export function packageBytes(metafile: Metafile, outputs: Output[] = Object.values(metafile.outputs)): Map<string, number> {
   const bytes = new Map<string, number>();
   for (const output of outputs) {
     for (const [path, input] of Object.entries(output.inputs)) {
@@ -74,6 +52,27 @@ export function packageBytes(metafile: Metafile, outputs: Metafile['outputs'][st
   return bytes;
 }
 
+/**
+ * The code files of one code-split bundle (bundled with `FUNCTION_BUNDLING` into a directory of its
+ * own): `initial` is what importing `index.mjs` loads, the entry and the chunks it imports
+ * statically, transitively; `lazy` is every other chunk, loaded by an `import()` on first use.
+ */
+export function splitBundle(metafile: Metafile): { initial: Output[]; lazy: Output[] } {
+  const code = new Map(Object.entries(metafile.outputs).filter(([path]) => path.endsWith('.mjs')));
+  const entry = [...code.keys()].find((path) => basename(path) === BUNDLE_ENTRY_FILE);
+  if (!entry) throw new Error(`esbuild produced no ${BUNDLE_ENTRY_FILE}`);
+  const initial = new Set<string>();
+  const load = (path: string): void => {
+    if (initial.has(path) || !code.has(path)) return;
+    initial.add(path);
+    for (const imported of code.get(path)!.imports) if (imported.kind === 'import-statement') load(imported.path);
+  };
+  load(entry);
+  const outputs = (loaded: boolean) => [...code].filter(([path]) => initial.has(path) === loaded).map(([, output]) => output);
+  return { initial: outputs(true), lazy: outputs(false) };
+}
+
+/** Packages among `packages` that a function's declared access never needs (NEEDED_FOR), sorted. */
 export function unneededPackages(fn: BenchFunction, packages: Iterable<string>): string[] {
   return [...packages].filter((name) => NEEDED_FOR.some((rule) => rule.pattern.test(name) && !rule.needed(fn))).sort();
 }
@@ -88,12 +87,14 @@ export interface BundleContents {
 }
 
 /**
- * Bundles every function as CDK does, in memory and in one esbuild run (one output per entry, no
- * code splitting, so each output is exactly one function's bundle), and reports what each holds.
+ * Bundles every function as CDK does, in memory and in one esbuild run, and reports what each
+ * holds. Without code splitting here: across entries it would share chunks between functions;
+ * unsplit, each output is exactly one function's code, everything it can load, at init or lazily
+ * (a package the function never uses should not be bundled at all).
  */
 export async function bundleContents(functions: readonly BenchFunction[]): Promise<BundleContents[]> {
   const entryPoints = functions.map((fn, index) => ({ in: join(repositoryRoot, fn.handler), out: `fn${index}/index` }));
-  const result = await build({ ...CDK_BUNDLING, mainFields: [...CDK_BUNDLING.mainFields], external: [], sourcemap: false, write: false, outdir: join(repositoryRoot, '.bundle-contents'), outExtension: { '.js': '.mjs' }, entryPoints });
+  const result = await build({ ...FUNCTION_BUNDLING, absWorkingDir: repositoryRoot, splitting: false, entryNames: '[dir]/[name]', sourcemap: false, write: false, outdir: join(repositoryRoot, '.bundle-contents'), entryPoints });
   return functions.map((fn, index) => {
     const [, output] = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`fn${index}/index.mjs`)) ?? [];
     if (!output) throw new Error(`esbuild produced no bundle for ${fn.handler}`);

@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
+import { writeCompanions } from '#lib/bundling/companions';
+import { BUNDLE_ENTRY_FILE, FUNCTION_BUNDLING, FUNCTION_NODE_OPTIONS } from '#lib/bundling/esbuild-options';
 import { repositoryRoot } from '#lib/local/handler-loader';
-import { CDK_BUNDLING, FUNCTION_NODE_OPTIONS, HEAVY, packageBytes, unneededPackages } from './bundle-contents';
+import { HEAVY, packageBytes, splitBundle, unneededPackages } from './bundle-contents';
 import type { BenchFunction } from './functions';
 import { progress } from './progress';
 import type { BundleReport, BundleResult } from './results';
@@ -20,20 +22,34 @@ const client = new DynamoDBClient({});
 export const handler = async () => ({ statusCode: 200, body: client ? 'ok' : '' });
 `;
 
-async function bundle(outdir: string, entry: { file: string } | { source: string }): Promise<{ file: string; bytes: number; packages: Map<string, number> }> {
+interface Built {
+  /** The entry, `index.mjs`, which init imports. */
+  file: string;
+  /** What init loads: the entry and the chunks it imports statically. */
+  bytes: number;
+  /** Every other chunk, loaded by an `import()` on first use. */
+  lazyBytes: number;
+  /** Bytes per package over all of the bundle's files, and the packages only lazy chunks hold. */
+  packages: Map<string, number>;
+  lazyPackages: Set<string>;
+}
+
+const sum = (outputs: Metafile['outputs'][string][]) => outputs.reduce((total, output) => total + output.bytes, 0);
+
+/** Bundles as `GatehouseFunction` does, companion files included, into `outdir`. */
+async function bundle(outdir: string, entry: { file: string } | { source: string }): Promise<Built> {
   mkdirSync(outdir, { recursive: true });
-  const outfile = join(outdir, 'index.mjs');
   const result = await build({
-    ...CDK_BUNDLING,
-    mainFields: [...CDK_BUNDLING.mainFields],
-    external: [],
-    outfile,
+    ...FUNCTION_BUNDLING,
+    absWorkingDir: repositoryRoot,
+    outdir,
     ...('file' in entry ? { entryPoints: [join(repositoryRoot, entry.file)] } : { stdin: { contents: entry.source, resolveDir: repositoryRoot, loader: 'ts' as const, sourcefile: 'floor.ts' } }),
   });
-  const packages = packageBytes(result.metafile);
-  // As the CDK construct does: jsdom loads this worker file from beside the bundle.
-  if (packages.has('jsdom')) copyFileSync(join(repositoryRoot, 'node_modules/jsdom/lib/jsdom/living/xhr/xhr-sync-worker.js'), join(outdir, 'xhr-sync-worker.js'));
-  return { file: outfile, bytes: statSync(outfile).size, packages };
+  if ('file' in entry) writeCompanions(entry.file, repositoryRoot, outdir);
+  const { initial, lazy } = splitBundle(result.metafile);
+  const loaded = packageBytes(result.metafile, initial);
+  const packages = packageBytes(result.metafile, [...initial, ...lazy]);
+  return { file: join(outdir, BUNDLE_ENTRY_FILE), bytes: sum(initial), lazyBytes: sum(lazy), packages, lazyPackages: new Set([...packages.keys()].filter((name) => !loaded.has(name))) };
 }
 
 /**
@@ -106,11 +122,15 @@ export async function measureBundles(functions: readonly BenchFunction[], runs: 
       label: entry.fn.label,
       kind: entry.fn.kind,
       bytes: entry.bytes,
+      lazyBytes: entry.lazyBytes,
       initMs: median(times[index]),
-      heavy: [...entry.packages].filter(([name]) => HEAVY.test(name)).map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes),
+      heavy: [...entry.packages]
+        .filter(([name]) => HEAVY.test(name))
+        .map(([name, bytes]) => ({ name, bytes, lazy: entry.lazyPackages.has(name) }))
+        .sort((a, b) => b.bytes - a.bytes),
       unneeded: unneededPackages(entry.fn, entry.packages.keys()),
     }));
-    return { floor: { bytes: floor.bytes, initMs: median(floorTimes) }, functions: results };
+    return { floor: { bytes: floor.bytes, lazyBytes: floor.lazyBytes, initMs: median(floorTimes) }, functions: results };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

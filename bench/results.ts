@@ -49,17 +49,20 @@ export interface BundleResult {
   handler: string;
   label: string;
   kind: string;
+  /** What init loads: `index.mjs` and the chunks it imports statically (bench/bundles.ts). */
   bytes: number;
+  /** The other chunks, each loaded by an `import()` on first use. */
+  lazyBytes: number;
   /** CPU time of the bundle's import in a fresh process, median (bench/bundles.ts). */
   initMs: number;
-  /** Heavy packages the bundle includes, with their bytes in it. */
-  heavy: { name: string; bytes: number }[];
+  /** Heavy packages the bundle includes, with their bytes in it; `lazy` when only lazy chunks hold them. */
+  heavy: { name: string; bytes: number; lazy: boolean }[];
   /** Packages included that the function's declared access never needs. */
   unneeded: string[];
 }
 
 export interface BundleReport {
-  floor: { bytes: number; initMs: number };
+  floor: { bytes: number; lazyBytes: number; initMs: number };
   functions: BundleResult[];
 }
 

@@ -1,9 +1,9 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { basename, join } from 'node:path';
-import { Annotations, Duration } from 'aws-cdk-lib';
+import { Annotations, AssetHashType, DockerImage, Duration, type ILocalBundling } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing, type FunctionProps } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -12,6 +12,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IEmailIdentity } from 'aws-cdk-lib/aws-ses';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { buildSync } from 'esbuild';
 import type { RouteAccess } from '#functions/routes';
 import type { SECRET_CIPHER_ENV, SecretCipherBackend } from '#shared/adapters/crypto/secret-cipher';
 import type { MailerBackend } from '#shared/adapters/mail/mailer';
@@ -20,8 +21,8 @@ import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
 import type { Schedules } from '#lib/constructs/schedules';
 import { API_LIMITS, limitEnvironment, rateLimitWriteStatement, WORKER_LIMITS } from '#lib/constructs/limit-settings';
-import { BUNDLE_ALIASES } from '#lib/bundling/aliases';
-import { companionCommands, hasCompanions } from '#lib/bundling/companions';
+import { writeCompanions } from '#lib/bundling/companions';
+import { BUNDLE_ENTRY_NAME, FUNCTION_BUNDLING, FUNCTION_NODE_OPTIONS } from '#lib/bundling/esbuild-options';
 import { acknowledgeFunctionFindings } from '#lib/nag';
 
 /** The repository root: handler files in the route table and topology are relative to it. */
@@ -35,7 +36,7 @@ export function functionId(handlerFile: string): string {
     .join('');
 }
 
-export interface GatehouseFunctionProps extends Omit<NodejsFunctionProps, 'entry' | 'timeout'> {
+export interface GatehouseFunctionProps extends Omit<FunctionProps, 'code' | 'handler' | 'runtime' | 'timeout'> {
   /** Handler file relative to the repository root, as routes.ts and topology.ts declare it. */
   handlerFile: string;
   /** Required: API handlers and queue consumers have very different budgets. */
@@ -86,13 +87,36 @@ export interface DataResources {
 }
 
 /**
- * Our Lambda defaults, held once: Node 22 on Graviton, ESM bundles built by the local esbuild
- * (synth works offline, without Docker), source maps, X-Ray, and a log group with retention
- * created here rather than left to Lambda (which would keep logs forever).
+ * Bundles one handler with the local esbuild (lib/bundling/esbuild-options.ts) into the asset
+ * directory CDK hands it, companion files included. Its fields are data on purpose: CDK keys its
+ * asset cache on the JSON of the bundling options, methods left out, so without the handler file
+ * every function would share one cache entry and so one bundle.
  */
-export class GatehouseFunction extends NodejsFunction {
+class EsbuildBundling implements ILocalBundling {
+  public constructor(public readonly handlerFile: string) {}
+
+  public tryBundle(outputDir: string): boolean {
+    buildSync({ ...FUNCTION_BUNDLING, absWorkingDir: REPO_ROOT, entryPoints: [join(REPO_ROOT, this.handlerFile)], outdir: outputDir });
+    writeCompanions(this.handlerFile, REPO_ROOT, outputDir);
+    return true;
+  }
+}
+
+/**
+ * Our Lambda defaults, held once: Node 22 on Graviton, code-split ESM bundles built by the local
+ * esbuild (synth works offline, without Docker), source maps, X-Ray, and a log group with
+ * retention created here rather than left to Lambda (which would keep logs forever).
+ *
+ * A `Function` with its own bundling rather than a `NodejsFunction`: that one always passes esbuild
+ * `--outfile=index.mjs`, and code splitting (each `await import()` a file loaded on first use, not
+ * code parsed at every cold start) needs `--outdir`.
+ */
+export class GatehouseFunction extends LambdaFunction {
   public constructor(scope: Construct, id: string, props: GatehouseFunctionProps) {
-    const { handlerFile, environment, bundling, ...rest } = props;
+    const { handlerFile, environment, ...rest } = props;
+    const entry = join(REPO_ROOT, handlerFile);
+    // Checked even when synth skips bundling (`aws:cdk:bundling-stacks`), as NodejsFunction does.
+    if (!existsSync(entry)) throw new Error(`GatehouseFunction ${id}: handler file ${handlerFile} does not exist under ${REPO_ROOT}`);
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
     // A role of our own instead of Lambda's default, whose managed AWSLambdaBasicExecutionRole lets
     // it create log groups and write to any of them: this one writes to its own log group only.
@@ -101,43 +125,19 @@ export class GatehouseFunction extends NodejsFunction {
     super(scope, id, {
       memorySize: 512,
       ...rest,
-      entry: join(REPO_ROOT, handlerFile),
-      handler: 'handler',
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      // The hash of the bundle, not of the repository: a change elsewhere redeploys nothing. The
+      // image is never pulled: local bundling always succeeds or throws.
+      code: Code.fromAsset(REPO_ROOT, {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: { image: DockerImage.fromRegistry('dummy'), local: new EsbuildBundling(handlerFile) },
+      }),
+      handler: `${BUNDLE_ENTRY_NAME}.handler`,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       tracing: Tracing.ACTIVE,
-      environment: { NODE_OPTIONS: '--enable-source-maps', ...environment },
+      environment: { NODE_OPTIONS: FUNCTION_NODE_OPTIONS, ...environment },
       role,
       logGroup,
-      bundling: {
-        ...(hasCompanions(handlerFile)
-          ? {
-              commandHooks: {
-                beforeBundling: () => [],
-                beforeInstall: () => [],
-                afterBundling: (_input: string, outputDir: string) => companionCommands(handlerFile, REPO_ROOT, outputDir),
-              },
-            }
-          : {}),
-        format: OutputFormat.ESM,
-        minify: true,
-        sourceMap: true,
-        // Stack traces need only the mappings; with NODE_OPTIONS=--enable-source-maps Node reads and
-        // parses the whole map at cold start, and the sources' text would triple its size.
-        sourcesContent: false,
-        target: 'node22',
-        // Prefer ESM entry points of dependencies so esbuild can tree-shake them.
-        mainFields: ['module', 'main'],
-        // CommonJS dependencies inside an ESM bundle still call `require` for Node built-ins.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        // Bundle the AWS SDK too: the version we test against, not whatever the runtime ships.
-        externalModules: [],
-        esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([name, path]) => `${name}=${path}`) },
-        forceDockerBundling: false,
-        ...bundling,
-      },
     });
     acknowledgeFunctionFindings(this, role);
   }

@@ -94,6 +94,12 @@ describe('Lambda functions', () => {
     expect(Annotations.fromStack(synthGatehouseStack()).findWarning('*', UNBOUND_ACCESS)).toEqual([]);
   });
 
+  it('refuses a handler file that does not exist, even when synth skips bundling', () => {
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Missing');
+
+    expect(() => new GatehouseFunction(stack, 'Missing', { handlerFile: 'functions/missing/no-such-handler.ts', timeout: Duration.seconds(3) })).toThrow(/functions\/missing\/no-such-handler\.ts does not exist/);
+  });
+
   // A stack of its own, outside the shared synth: constructing it can take a while on a busy machine.
   it('still warns gatehouse:unbound-access for a flag bindData does not grant (so the check above can fail)', () => {
     const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Probe');

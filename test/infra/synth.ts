@@ -11,7 +11,7 @@ const cdkContext: Record<string, unknown> = JSON.parse(readFileSync(join(REPO_RO
 export interface SynthOptions {
   /**
    * Bundle every function with esbuild (seconds per function). Off by default: the template
-   * is identical apart from asset hashes, and NodejsFunction still checks every entry file exists.
+   * is identical apart from asset hashes, and GatehouseFunction still checks every handler file exists.
    */
   bundle?: boolean;
   /** Where the cloud assembly goes when bundling, to inspect the bundles. */

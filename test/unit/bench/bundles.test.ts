@@ -1,5 +1,6 @@
+import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { packageOf, unneededPackages } from '../../../bench/bundle-contents';
+import { packageOf, splitBundle, unneededPackages } from '../../../bench/bundle-contents';
 import { benchFunctions } from '../../../bench/functions';
 
 const fn = (handler: string) => benchFunctions().find((candidate) => candidate.handler === handler)!;
@@ -20,6 +21,26 @@ describe('bundle contents against declared access', () => {
     expect(unneededPackages(fn('functions/workers/run-detector.ts'), ['jsdom', 'axe-core', 'pdfkit'])).toEqual(['pdfkit']);
     expect(unneededPackages(fn('functions/scans/export-scan.ts'), ['jsdom', 'axe-core', 'pdfkit', '@aws-sdk/client-s3'])).toEqual(['axe-core', 'jsdom']);
     expect(unneededPackages(fn('functions/workers/restamp-retention.ts'), ['@aws-sdk/client-sqs'])).toEqual([]);
+  });
+
+  it('splits a code-split bundle into what importing index.mjs loads and the chunks import() loads later', () => {
+    const output = (bytes: number, imports: [string, 'import-statement' | 'dynamic-import'][] = []) => ({ bytes, inputs: {}, imports: imports.map(([path, kind]) => ({ path, kind })), exports: [] });
+    const metafile = {
+      inputs: {},
+      outputs: {
+        'out/index.mjs': output(100, [['out/chunk-A.mjs', 'import-statement'], ['out/pdf-B.mjs', 'dynamic-import']]),
+        'out/index.mjs.map': output(500),
+        'out/chunk-A.mjs': output(20, [['out/chunk-C.mjs', 'import-statement'], ['node:fs', 'import-statement']]),
+        'out/chunk-C.mjs': output(3),
+        'out/pdf-B.mjs': output(400, [['out/chunk-A.mjs', 'import-statement'], ['out/chunk-D.mjs', 'import-statement']]),
+        'out/chunk-D.mjs': output(7),
+      },
+    } as unknown as Metafile;
+
+    const { initial, lazy } = splitBundle(metafile);
+
+    expect(initial.map((chunk) => chunk.bytes).sort((a, b) => a - b)).toEqual([3, 20, 100]);
+    expect(lazy.map((chunk) => chunk.bytes).sort((a, b) => a - b)).toEqual([7, 400]);
   });
 
   it('lists every function of the route table and topology once', () => {

@@ -20,10 +20,10 @@ function results(): BenchResults {
     ],
     metering: [{ name: 'ai_readiness.full_audit', kind: 'task', units: 5, errors: 0, usage, cost: costOf(usage), raw: { schedulesCreated: 0, schedulesDeleted: 0, emptyReceives: 0, transactions: 3, transactionUnitsPriced: 12, transactionUnitsReportedLocally: 12, localOnlyReadUnits: 0, localOnlyWriteUnits: 0 } }],
     bundles: {
-      floor: { bytes: 300_000, initMs: 100 },
+      floor: { bytes: 300_000, lazyBytes: 100_000, initMs: 100 },
       functions: [
-        { handler: 'functions/tasks/get-task.ts', label: 'GET /tasks/{task_id}', kind: 'api', bytes: 900_000, initMs: 140, heavy: [{ name: '@aws-sdk/client-sqs', bytes: 60_000 }], unneeded: ['@aws-sdk/client-sqs'] },
-        { handler: 'functions/tasks/list-tasks.ts', label: 'GET /tasks', kind: 'api', bytes: 800_000, initMs: 160, heavy: [], unneeded: [] },
+        { handler: 'functions/tasks/get-task.ts', label: 'GET /tasks/{task_id}', kind: 'api', bytes: 900_000, lazyBytes: 200_000, initMs: 140, heavy: [{ name: '@aws-sdk/client-sqs', bytes: 60_000, lazy: false }], unneeded: ['@aws-sdk/client-sqs'] },
+        { handler: 'functions/tasks/list-tasks.ts', label: 'GET /tasks', kind: 'api', bytes: 800_000, lazyBytes: 100_000, initMs: 160, heavy: [{ name: 'csv-stringify', bytes: 51_200, lazy: true }], unneeded: [] },
       ],
     },
     endToEnd: [{ producers: 1, seconds: 10, tasksCreated: 4, tasksCompleted: 4, errors: 0, errorSamples: [], createToComplete: { count: 4, p50: 300, p99: 500, max: 500 }, sse: { count: 20, p50: 1200, p99: 1600, max: 1700 }, webhook: { count: 20, p50: 100, p99: 200, max: 210 } }],
@@ -51,6 +51,8 @@ describe('bench report', () => {
     for (const heading of ['### Targets', '### Routes', '### Cost per task type', '### Lambda bundles', '### End to end']) expect(markdown).toContain(heading);
     expect(markdown).toContain('| GET /tasks/{task_id} | 1 | 600 | 2.0 / 9.0 | 0 | 1000 | 2.0 / 9.0 | 0.60 | ✅ met |');
     expect(markdown).toContain('| GET /tasks | 1 | 300 | 2.0 / 9.0 | 0 | 1000 | 2.0 / 9.0 | 0.30 | ❌ not met |');
+    expect(markdown).toContain('| GET /tasks | `functions/tasks/list-tasks.ts` | api | 781 | 98 | 160.0 | 1.60 | csv-stringify (50 KB, lazy) | – | ❌ not met |');
+    expect(markdown).toContain('293 KB loaded at init (98 KB in lazy chunks), init 100.0 ms');
     expect(markdown).toContain('| DynamoDB write request units | 2.000 | $6.250e-7 per DynamoDB on-demand write request unit | $1.25 |');
     expect(markdown).toContain('**quick run**');
   });
