@@ -1,10 +1,11 @@
 import * as calculator from 'ae-cvss-calculator';
-import type { Severity } from '#shared/scans/model';
 
 /**
  * CVSS 3.1 base scores, computed by ae-cvss-calculator ({metæffekt}, Apache-2.0) rather than a
  * formula of our own: the spec's rounding rules (Roundup, scope-changed coefficients) are easy
- * to get subtly wrong, and the library is tested against FIRST's calculator.
+ * to get subtly wrong, and the library is tested against FIRST's calculator. Rules declare their
+ * score beside their vector and the tests check the two against this, so that no function
+ * loads the calculator (about 190 KB) to score rules that never change.
  */
 
 // The package ships a CommonJS bundle with ESM-style typings: under Node's ESM loader its exports
@@ -47,13 +48,4 @@ export function cvssBaseScore(vector: string): number {
   }
   if (score === undefined || Number.isNaN(score)) throw new InvalidCvssVectorError(vector, 'base metrics not fully defined');
   return score;
-}
-
-/** The qualitative rating FIRST assigns to a score (0 is "None", reported as info). */
-export function severityOfScore(score: number): Severity {
-  if (score >= 9) return 'critical';
-  if (score >= 7) return 'high';
-  if (score >= 4) return 'medium';
-  if (score > 0) return 'low';
-  return 'info';
 }

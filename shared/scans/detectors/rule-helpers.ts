@@ -1,9 +1,11 @@
 import type { DetectedFinding, DetectorName, FindingLocation, RuleDescription, Severity } from '#shared/scans/model';
-import { cvssBaseScore, severityOfScore } from '#shared/scans/cvss';
+import { severityOfScore } from '#shared/scans/cvss-rating';
 
 /**
- * One declaration per rule: the text exports and docs show, and the CVSS vector the score and
- * severity are computed from, so a score can never disagree with its vector.
+ * One declaration per rule: the text exports and docs show, and the CVSS vector with its base
+ * score, from which the severity follows. The score is written out rather than computed at load
+ * (every function that describes rules would load a CVSS calculator for it); the rule metadata
+ * tests compute each vector's score and fail on any disagreement.
  */
 
 export interface RuleSpec {
@@ -16,6 +18,8 @@ export interface RuleSpec {
   references: string[];
   /** CVSS 3.1 base vector; the severity follows FIRST's rating of its score. */
   cvss_vector?: string;
+  /** The vector's CVSS 3.1 base score (with the vector, always). */
+  cvss_score?: number;
   /** Only for rules without a vector (no security impact). */
   severity?: Severity;
 }
@@ -26,7 +30,7 @@ export interface Rule extends RuleSpec {
 }
 
 export function defineRule(spec: RuleSpec): Rule {
-  const cvss_score = spec.cvss_vector ? cvssBaseScore(spec.cvss_vector) : 0;
+  const cvss_score = spec.cvss_vector ? (spec.cvss_score ?? Number.NaN) : 0;
   return { ...spec, cvss_score, severity: spec.severity ?? severityOfScore(cvss_score) };
 }
 

@@ -20,6 +20,7 @@ export const SECURITY_RULES = {
     remediation: "Send a Content-Security-Policy header with at least default-src and script-src, without 'unsafe-inline' or 'unsafe-eval'.",
     references: [`${MDN}/Content-Security-Policy`, `${OWASP_CS}/Content_Security_Policy_Cheat_Sheet.html`, 'https://www.w3.org/TR/CSP3/'],
     cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:C/C:L/I:L/A:N',
+    cvss_score: 4.7,
   }),
   weakCsp: rule({
     id: 'weak-csp',
@@ -29,6 +30,7 @@ export const SECURITY_RULES = {
     remediation: "Remove 'unsafe-inline' and 'unsafe-eval' from script-src (or default-src); use nonces or hashes for the inline scripts you need.",
     references: [`${MDN}/Content-Security-Policy/script-src`, `${OWASP_CS}/Content_Security_Policy_Cheat_Sheet.html`],
     cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:C/C:L/I:L/A:N',
+    cvss_score: 4.7,
   }),
   missingHsts: rule({
     id: 'missing-hsts',
@@ -38,6 +40,7 @@ export const SECURITY_RULES = {
     remediation: 'Send Strict-Transport-Security: max-age=31536000; includeSubDomains on every https response.',
     references: ['https://www.rfc-editor.org/rfc/rfc6797', `${MDN}/Strict-Transport-Security`, `${OWASP_CS}/HTTP_Strict_Transport_Security_Cheat_Sheet.html`],
     cvss_vector: 'CVSS:3.1/AV:A/AC:H/PR:N/UI:R/S:U/C:H/I:L/A:N',
+    cvss_score: 5.4,
   }),
   weakHsts: rule({
     id: 'weak-hsts',
@@ -47,6 +50,7 @@ export const SECURITY_RULES = {
     remediation: 'Raise max-age to at least 15552000, preferably 31536000 (one year).',
     references: ['https://www.rfc-editor.org/rfc/rfc6797#section-6.1.1', `${MDN}/Strict-Transport-Security`],
     cvss_vector: 'CVSS:3.1/AV:A/AC:H/PR:N/UI:R/S:U/C:L/I:L/A:N',
+    cvss_score: 3.7,
   }),
   missingNosniff: rule({
     id: 'missing-content-type-options',
@@ -56,6 +60,7 @@ export const SECURITY_RULES = {
     remediation: 'Send X-Content-Type-Options: nosniff on every response.',
     references: [`${MDN}/X-Content-Type-Options`, 'https://owasp.org/www-project-secure-headers/'],
     cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:N/I:L/A:N',
+    cvss_score: 3.1,
   }),
   missingFrameProtection: rule({
     id: 'missing-frame-protection',
@@ -65,6 +70,7 @@ export const SECURITY_RULES = {
     remediation: "Send Content-Security-Policy: frame-ancestors 'self' (or 'none'), and X-Frame-Options: SAMEORIGIN for older browsers.",
     references: [`${MDN}/Content-Security-Policy/frame-ancestors`, 'https://www.rfc-editor.org/rfc/rfc7034', `${OWASP_CS}/Clickjacking_Defense_Cheat_Sheet.html`],
     cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:N/I:L/A:N',
+    cvss_score: 4.3,
   }),
   missingReferrerPolicy: rule({
     id: 'missing-referrer-policy',
@@ -74,6 +80,7 @@ export const SECURITY_RULES = {
     remediation: 'Send Referrer-Policy: strict-origin-when-cross-origin (or stricter).',
     references: [`${MDN}/Referrer-Policy`, 'https://www.w3.org/TR/referrer-policy/'],
     cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
+    cvss_score: 3.1,
   }),
   cookieSecure: rule({
     id: 'cookie-missing-secure',
@@ -83,6 +90,7 @@ export const SECURITY_RULES = {
     remediation: 'Add the Secure attribute to every cookie set by an https site.',
     references: ['https://www.rfc-editor.org/rfc/rfc6265#section-4.1.2.5', `${MDN}/Set-Cookie`, `${OWASP_CS}/Session_Management_Cheat_Sheet.html`],
     cvss_vector: 'CVSS:3.1/AV:A/AC:H/PR:N/UI:R/S:U/C:H/I:N/A:N',
+    cvss_score: 4.8,
   }),
   cookieHttpOnly: rule({
     id: 'cookie-missing-httponly',
@@ -92,6 +100,7 @@ export const SECURITY_RULES = {
     remediation: 'Add HttpOnly to every cookie that scripts do not need to read (session cookies above all).',
     references: ['https://www.rfc-editor.org/rfc/rfc6265#section-4.1.2.6', `${MDN}/Set-Cookie`, `${OWASP_CS}/Session_Management_Cheat_Sheet.html`],
     cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
+    cvss_score: 3.1,
   }),
   cookieSameSite: rule({
     id: 'cookie-missing-samesite',
@@ -101,6 +110,7 @@ export const SECURITY_RULES = {
     remediation: 'Add SameSite=Lax (or Strict) to every cookie; SameSite=None only together with Secure where cross-site use is intended.',
     references: ['https://datatracker.ietf.org/doc/html/draft-ietf-httpbis-rfc6265bis#section-4.1.2.7', `${MDN}/Set-Cookie`, `${OWASP_CS}/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html`],
     cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:N/I:L/A:N',
+    cvss_score: 3.1,
   }),
   mixedContent: rule({
     id: 'mixed-content',
@@ -110,6 +120,7 @@ export const SECURITY_RULES = {
     remediation: 'Load every sub-resource over https (or with a relative URL), and consider Content-Security-Policy: upgrade-insecure-requests.',
     references: ['https://www.w3.org/TR/mixed-content/', 'https://developer.mozilla.org/en-US/docs/Web/Security/Mixed_content'],
     cvss_vector: 'CVSS:3.1/AV:A/AC:H/PR:N/UI:R/S:U/C:L/I:H/A:N',
+    cvss_score: 5.4,
   }),
   tlsCertificate: rule({
     id: 'tls-certificate-invalid',
@@ -119,6 +130,7 @@ export const SECURITY_RULES = {
     remediation: 'Serve a certificate from a publicly trusted CA that covers the host name, is within its validity period, and includes the full chain.',
     references: ['https://www.rfc-editor.org/rfc/rfc5280#section-6', `${OWASP_CS}/Transport_Layer_Security_Cheat_Sheet.html`],
     cvss_vector: 'CVSS:3.1/AV:A/AC:H/PR:N/UI:R/S:U/C:H/I:H/A:N',
+    cvss_score: 6.4,
   }),
   tlsProtocol: rule({
     id: 'tls-outdated-protocol',
@@ -128,6 +140,7 @@ export const SECURITY_RULES = {
     remediation: 'Disable SSLv3, TLS 1.0 and TLS 1.1; offer TLS 1.2 and TLS 1.3 only.',
     references: ['https://www.rfc-editor.org/rfc/rfc8996', `${OWASP_CS}/Transport_Layer_Security_Cheat_Sheet.html`],
     cvss_vector: 'CVSS:3.1/AV:A/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    cvss_score: 5.3,
   }),
   exposedFile: rule({
     id: 'exposed-file',
@@ -137,6 +150,7 @@ export const SECURITY_RULES = {
     remediation: 'Remove the file from the web root or deny it in the server configuration, and rotate any secret it contained.',
     references: [`${WSTG}/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information`, 'https://cwe.mitre.org/data/definitions/538.html'],
     cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    cvss_score: 7.5,
   }),
   versionDisclosure: rule({
     id: 'server-version-disclosure',
@@ -146,5 +160,6 @@ export const SECURITY_RULES = {
     remediation: 'Remove version numbers from Server (e.g. Apache ServerTokens Prod, nginx server_tokens off) and drop X-Powered-By.',
     references: [`${WSTG}/01-Information_Gathering/02-Fingerprint_Web_Server`, 'https://cwe.mitre.org/data/definitions/200.html'],
     cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
+    cvss_score: 3.7,
   }),
 } as const;

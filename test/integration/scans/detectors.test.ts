@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawl, makeOriginFetcher } from '#shared/scans/crawler/crawl';
-import { cvssBaseScore, severityOfScore } from '#shared/scans/cvss';
+import { cvssBaseScore } from '#shared/scans/cvss';
+import { severityOfScore } from '#shared/scans/cvss-rating';
 import { aiReadinessDetector } from '#shared/scans/detectors/ai-readiness';
 import { AI_READINESS_RULES } from '#shared/scans/detectors/ai-readiness-rules';
 import { securityDetector } from '#shared/scans/detectors/security';

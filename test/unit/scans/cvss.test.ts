@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cvssBaseScore, InvalidCvssVectorError, normaliseCvssVector, severityOfScore } from '#shared/scans/cvss';
+import { cvssBaseScore, InvalidCvssVectorError, normaliseCvssVector } from '#shared/scans/cvss';
+import { severityOfScore } from '#shared/scans/cvss-rating';
 
 describe('cvssBaseScore', () => {
   // Scores as given by FIRST's CVSS v3.1 specification examples and calculator.
