@@ -19,7 +19,11 @@ import { admitted, availableTokens, emissionInterval, rejected, type RateLimitDe
  *   its way, and the next lease asks for all of them at once.
  * - **Exact refusals without a write.** A refused take hands back the stored TAT; TATs only ever
  *   move later, so until that TAT leaves room for one token, every request of the tenant here is
- *   refused with the same exact Retry-After.
+ *   refused with the same exact Retry-After. * - **The next lease before this one runs out.** When a lease of four or more is down to its last
+ *   quarter, the next take starts in the background and its lease waits beside the current one
+ *   (each spent only in its own lifetime): at a steady rate no request waits for the write, which
+ *   had put a database round trip into every tenth request or so. At most one such lease waits,
+ *   of a size as small as the others; sparse traffic and a near-empty bucket never take one.
  */
 
 /** How long a lease's tokens may be spent after the write that took them answered. */
@@ -28,6 +32,8 @@ export const LEASE_LIFETIME_US = 1_000_000;
 export const MAX_SPECULATIVE_TOKENS = 10;
 /** The most tokens one lease takes at all, waiting requests included: one take is one write. */
 export const MAX_LEASE_TOKENS = 25;
+/** The smallest lease whose successor is taken ahead of need: leases grow to it only under a steady rate. */
+const AHEAD_MIN_GRANTED = 4;
 /** Below this share of the burst left after a lease, the bucket counts as near empty. */
 const NEAR_EMPTY_SHARE = 0.25;
 
@@ -84,6 +90,8 @@ export function spendFromLease(policy: RateLimitPolicy, lease: Lease | undefined
 interface TenantBudget {
   policy: RateLimitPolicy;
   lease?: Lease;
+  /** Taken ahead while `lease` ran low; spent once `lease` has no token left or has ended. */
+  next?: Lease;
   target: number;
   /** TAT of the last refused take: no token exists before it leaves room for one. */
   refusedTat?: number;
@@ -108,8 +116,11 @@ export class LeasedBudgets {
     try {
       for (;;) {
         const now = nowUs();
-        const local = spendFromLease(policy, budget.lease, now);
-        if (local) return local;
+        const local = spendFromLease(policy, budget.lease, now) ?? spendFromLease(policy, this.promoteNext(budget, now), now);
+        if (local) {
+          this.renewAhead(tenantId, budget, now, nowUs);
+          return local;
+        }
         if (budget.refusedTat !== undefined && availableTokens(policy, now, budget.refusedTat) < 1) return rejected(policy, now, budget.refusedTat);
         // Every lease either grants a token or records a refusal, so this loop ends.
         budget.inFlight ??= this.renew(tenantId, budget, now, nowUs).finally(() => (budget.inFlight = undefined));
@@ -120,10 +131,38 @@ export class LeasedBudgets {
     }
   }
 
-  private async renew(tenantId: string, budget: TenantBudget, now: number, nowUs: () => number): Promise<void> {
+  /** The lease taken ahead becomes the current one once the current one is spent or has ended. */
+  private promoteNext(budget: TenantBudget, now: number): Lease | undefined {
+    if (!budget.next) return undefined;
+    if (budget.lease && budget.lease.tokens >= 1 && now < budget.lease.endsAtUs) return undefined;
+    budget.lease = budget.next;
+    budget.next = undefined;
+    return budget.lease;
+  }
+
+  /**
+   * Starts the next take while the current lease still has its last quarter, if no take is on its
+   * way: a lease spent that fast is not idle, so its successor is taken twice its size, as when
+   * one runs out. A failed take only means a later request takes its lease itself.
+   */
+  private renewAhead(tenantId: string, budget: TenantBudget, now: number, nowUs: () => number): void {
+    const { lease } = budget;
+    if (budget.inFlight || budget.next || !lease || now >= lease.endsAtUs || lease.tokens > Math.floor(lease.granted / 4)) return;
+    // Only under a steady rate: after an idle spell (a lease of one or two) the next request may
+    // never come, and with others waiting their own take asks for all of them at once.
+    if (lease.granted < AHEAD_MIN_GRANTED || budget.waiting > 1) return;
+    // Near an empty bucket a lease taken ahead and then not needed is another instance's 429.
+    if (availableTokens(budget.policy, lease.grantedAtUs, lease.tatAfter) < budget.policy.burst * NEAR_EMPTY_SHARE) return;
+    const target = Math.min(speculativeCap(budget.policy), Math.max(1, budget.target) * 2);
+    budget.inFlight = this.renew(tenantId, budget, now, nowUs, target)
+      .catch(() => undefined)
+      .finally(() => (budget.inFlight = undefined));
+  }
+
+  private async renew(tenantId: string, budget: TenantBudget, now: number, nowUs: () => number, ahead?: number): Promise<void> {
     const { policy } = budget;
-    const target = budget.refusedTat === undefined ? nextLeaseTarget(policy, budget.lease, budget.target, now) : 1;
-    const wanted = Math.min(policy.burst, MAX_LEASE_TOKENS, Math.max(target, budget.waiting));
+    const target = budget.refusedTat !== undefined ? 1 : (ahead ?? nextLeaseTarget(policy, budget.lease, budget.target, now));
+    const wanted = Math.min(policy.burst, MAX_LEASE_TOKENS, Math.max(target, ahead === undefined ? budget.waiting : 0));
     const result = await this.store.take(tenantId, policy, wanted, nowUs);
     // Taken under a policy changed meanwhile: its tokens are forfeit, the waiters lease again.
     if (budget.policy !== policy) return;
@@ -131,11 +170,13 @@ export class LeasedBudgets {
       budget.target = target;
       // Its life counts from the answer, not from the clock read before the write: a write slower
       // than a lifetime (a table in trouble) must still serve the requests that waited for it.
-      budget.lease = { granted: result.granted, tokens: result.granted, grantedAtUs: result.nowUs, endsAtUs: nowUs() + LEASE_LIFETIME_US, tatAfter: result.tatAfter };
+      const taken: Lease = { granted: result.granted, tokens: result.granted, grantedAtUs: result.nowUs, endsAtUs: nowUs() + LEASE_LIFETIME_US, tatAfter: result.tatAfter };
+      if (ahead === undefined) budget.lease = taken;
+      else budget.next = taken;
       budget.refusedTat = undefined;
     } else {
       budget.target = 1;
-      budget.lease = undefined;
+      if (ahead === undefined) budget.lease = undefined;
       budget.refusedTat = result.tatBefore;
     }
   }

@@ -113,6 +113,35 @@ describe('leases of the shared request budget', () => {
     expect(bucket.asked.length).toBeLessThanOrEqual(25);
   });
 
+  it('takes the next lease before the current one runs out: under a steady rate requests stop waiting for writes', async () => {
+    // A write takes a few turns of the event loop; a token from a lease takes none.
+    const bucket = new (class extends MemoryBucket {
+      override async take(...args: Parameters<MemoryBucket['take']>) {
+        for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+        return super.take(...args);
+      }
+    })();
+    const budgets = new LeasedBudgets(bucket);
+    const policy = { ratePerSecond: 1000, burst: 2000 };
+    const time = clock();
+    let waited = 0;
+
+    for (let request = 0; request < 200; request++) {
+      const spending = budgets.spend('t', policy, time.now);
+      const outcome = await Promise.race([spending.then(() => 'lease'), new Promise((resolve) => setImmediate(() => resolve('waited')))]);
+      if (outcome === 'waited' && request >= 20) waited += 1;
+      expect((await spending).allowed).toBe(true);
+      time.advance(1000);
+      // Requests a millisecond apart: the event loop turns between them, as a write does three times.
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    }
+
+    expect(waited).toBe(0);
+    // Still about one write per ten requests, and never a lease larger than the others.
+    expect(bucket.asked.length).toBeLessThanOrEqual(25);
+    expect(Math.max(...bucket.asked)).toBe(MAX_SPECULATIVE_TOKENS);
+  });
+
   it('asks for every request that waited on the last write at once, and spends what it took on them', async () => {
     const bucket = new MemoryBucket();
     const budgets = new LeasedBudgets(bucket);
