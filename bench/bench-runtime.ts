@@ -13,6 +13,8 @@ export interface BenchRuntimeOptions {
   /** Table and queue names; reuse it to restart a runtime over the same data. */
   name: string;
   workers: boolean;
+  /** The table stream's fan-out (default on); off where only the API is measured. */
+  eventFanOut?: boolean;
   workerConcurrency: number;
   tenant?: { tenantId: string; key: string };
 }
@@ -33,6 +35,7 @@ export async function startBenchRuntime(options: BenchRuntimeOptions): Promise<B
     name: options.name,
     apiKeys: [tenant],
     workers: options.workers,
+    eventFanOut: options.eventFanOut,
     workerConcurrency: options.workerConcurrency,
     log: () => undefined,
   });

@@ -50,7 +50,7 @@ export async function run(config: BenchConfig): Promise<RouteResult[]> {
       await setup.stop();
     }
 
-    const runtime = await startBenchRuntime({ engines, name: 'bench-routes', workers: false, workerConcurrency: config.workerConcurrency, tenant });
+    const runtime = await startBenchRuntime({ engines, name: 'bench-routes', workers: false, eventFanOut: false, workerConcurrency: config.workerConcurrency, tenant });
     const client = apiClient(runtime.baseUrl, runtime.key);
     const taskBody = { agent: workload.agent, task_type: workload.taskType, input: workload.input };
     const parsedBody = createTaskBody.parse(taskBody) as { agent: string; task_type: string; input: Record<string, unknown>; priority: 'low' | 'normal' | 'high' };

@@ -33,6 +33,12 @@ export interface RuntimeOptions {
   workerConcurrency?: number;
   /** Tests that need tasks to stay queued turn the queue consumers off. */
   workers?: boolean;
+  /**
+   * The table stream's fan-out to webhooks (default on). The benchmark of the API alone turns it
+   * off with the queue consumers: on AWS both run in functions of their own, while here they would
+   * take the API's CPU, fanning out the events of the measurement before.
+   */
+  eventFanOut?: boolean;
   /** Interval of the recurring jobs (the stuck-work sweeper); default their rate, or GATEHOUSE_RECURRING_JOB_INTERVAL_MS. */
   recurringJobIntervalMs?: number;
   /**
@@ -153,7 +159,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       pollMs: 100,
       ...(options.inMemory || options.engines ? {} : { checkpointFile: join(options.dataDir, 'stream-checkpoint.json') }),
     });
-    streamPoller.start();
+    if (options.eventFanOut !== false) streamPoller.start();
 
     for (const consumer of options.workers === false ? [] : consumers) {
       const poller = new QueuePoller(consumer, consumer.queues.map((queue) => provisioned.queueUrls[queue]), consumer.localConcurrency ?? options.workerConcurrency ?? 4);
