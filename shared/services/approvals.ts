@@ -1,9 +1,6 @@
 import { approvalRepository, type ResolutionWrites } from '#shared/adapters/dynamodb/approval-repository';
 import { artifactRepository } from '#shared/adapters/dynamodb/artifact-repository';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
-import { scheduler } from '#shared/adapters/scheduler/scheduler';
-import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
-import { dispatchToolCall } from '#shared/adapters/sqs/tool-call-dispatcher';
 import { decisionOf, isExpired, validateModifiedAction, type Approval, type ApprovalStatus } from '#shared/domain/approval';
 import { systemClock } from '#shared/domain/clock';
 import { ConflictError, NotFoundError } from '#shared/domain/errors';
@@ -38,11 +35,18 @@ function countResolution(approval: Approval, decision: 'approved' | 'denied', re
   logger.info('approval resolved', { approval_id: approval.approval_id, task_id: approval.task_id, decision, resolution });
 }
 
-/** Side effects after a resolution committed; each is repeated by recovery if it is lost here. */
+/**
+ * Side effects after a resolution committed; each is repeated by recovery if it is lost here.
+ * Loaded on first use: the reads (GET /approvals, GET /approvals/{id}) resolve only the rare
+ * approval found past its expiry, and would otherwise load the Scheduler and SQS clients at
+ * every cold start.
+ */
 async function afterResolution(approval: Approval, resumedTask: Task | undefined, toolCall: boolean): Promise<void> {
-  await scheduler().cancel(approval.approval_id).catch(() => undefined);
-  if (toolCall) await dispatchToolCall(approval).catch((error: Error) => logger.warn('tool call dispatch failed; recovery will retry', { approval_id: approval.approval_id, error }));
-  if (resumedTask) await taskDispatcher.dispatch(resumedTask).catch(() => undefined);
+  const effects = await import('#shared/services/approval-side-effects').catch((error: unknown) => {
+    logger.warn('approval side effects could not load; recovery will repeat them', { approval_id: approval.approval_id, error: String(error) });
+    return undefined;
+  });
+  await effects?.afterResolution(approval, resumedTask, toolCall);
 }
 
 /**
