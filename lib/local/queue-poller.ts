@@ -27,7 +27,7 @@ function toRecord(message: Message, queueUrl: string): SQSEvent['Records'][numbe
 
 /** Below the SQS client's request timeout (shared/adapters/sqs/client.ts), which a long poll must not reach. */
 const LONG_POLL_SECONDS = 2;
-/** How long an idle loop other than the first rests between passes unless work arrives. */
+/** How long an idle loop other than the scout rests between passes unless work arrives. */
 const RESTING_DELAY_MS = 2_000;
 
 /**

@@ -148,18 +148,20 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     scheduleRunner.start();
 
     // Plays the table stream's event-source mapping: inserted events fan out to webhooks.
-    streamPoller = new StreamPoller({
-      endpoint: endpoints.dynamodb,
-      tableName: name,
-      handler: eventFanOut.handler,
-      filter: (record) => record.eventName === eventFanOut.filter.eventName && record.dynamodb?.NewImage?.entity?.S === eventFanOut.filter.entity,
-      batchSize: eventFanOut.batchSize,
-      maxBatchingWindowMs: eventFanOut.maxBatchingWindowSeconds * 1000,
-      timeoutSeconds: eventFanOut.timeoutSeconds,
-      pollMs: 100,
-      ...(options.inMemory || options.engines ? {} : { checkpointFile: join(options.dataDir, 'stream-checkpoint.json') }),
-    });
-    if (options.eventFanOut !== false) streamPoller.start();
+    if (options.eventFanOut !== false) {
+      streamPoller = new StreamPoller({
+        endpoint: endpoints.dynamodb,
+        tableName: name,
+        handler: eventFanOut.handler,
+        filter: (record) => record.eventName === eventFanOut.filter.eventName && record.dynamodb?.NewImage?.entity?.S === eventFanOut.filter.entity,
+        batchSize: eventFanOut.batchSize,
+        maxBatchingWindowMs: eventFanOut.maxBatchingWindowSeconds * 1000,
+        timeoutSeconds: eventFanOut.timeoutSeconds,
+        pollMs: 100,
+        ...(options.inMemory || options.engines ? {} : { checkpointFile: join(options.dataDir, 'stream-checkpoint.json') }),
+      });
+      streamPoller.start();
+    }
 
     for (const consumer of options.workers === false ? [] : consumers) {
       const poller = new QueuePoller(consumer, consumer.queues.map((queue) => provisioned.queueUrls[queue]), consumer.localConcurrency ?? options.workerConcurrency ?? 4);

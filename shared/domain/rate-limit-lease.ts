@@ -159,6 +159,10 @@ export class LeasedBudgets {
       .finally(() => (budget.inFlight = undefined));
   }
 
+  /**
+   * One take from the shared bucket. For the requests waiting here (`ahead` unset) it becomes the
+   * current lease; taken ahead (`ahead`, its size) it waits as the next one.
+   */
   private async renew(tenantId: string, budget: TenantBudget, now: number, nowUs: () => number, ahead?: number): Promise<void> {
     const { policy } = budget;
     const target = budget.refusedTat !== undefined ? 1 : (ahead ?? nextLeaseTarget(policy, budget.lease, budget.target, now));

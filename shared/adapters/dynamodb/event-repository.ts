@@ -33,8 +33,7 @@ const HIGHEST = 'evt_~';
 
 /** An event without its data: enough to order deliveries. */
 export type EventSummary = Pick<ServiceEvent, 'event_id' | 'type' | 'created_at'>;
-const SUMMARY_FIELDS = ['event_id', 'type', 'created_at'] as const;
-const SUMMARY_NAMES = Object.fromEntries(SUMMARY_FIELDS.map((field, position) => [`#s${position}`, field]));
+const SUMMARY_NAMES = { '#s0': 'event_id', '#s1': 'type', '#s2': 'created_at' } satisfies Record<string, keyof EventSummary>;
 const SUMMARY_PROJECTION = Object.keys(SUMMARY_NAMES).join(', ');
 
 /** The highest event id created at or before `ms` (ids are `evt_` + ULID, time first). */
