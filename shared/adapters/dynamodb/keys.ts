@@ -37,6 +37,8 @@ export const keys = {
   tenantSettings: (tenantId: string): Key => ({ pk: tenant(tenantId), sk: 'SETTINGS' }),
 
   task: (tenantId: string, taskId: string): Key => ({ pk: `${tenant(tenantId)}#TASK#${taskId}`, sk: 'TASK' }),
+  /** A large task input, stored once beside its task (shared/adapters/dynamodb/task-input.ts). */
+  taskInput: (tenantId: string, taskId: string): Key => ({ pk: `${tenant(tenantId)}#TASK#${taskId}`, sk: 'INPUT' }),
   taskListing: (tenantId: string, taskId: string) => ({ [GSI1.partitionKey]: `${tenant(tenantId)}#TASKS`, [GSI1.sortKey]: taskId }),
   tasksPartition: (tenantId: string) => `${tenant(tenantId)}#TASKS`,
   taskByAgentListing: (tenantId: string, agentSlug: string, taskId: string) => ({

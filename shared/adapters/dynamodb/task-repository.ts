@@ -9,6 +9,7 @@ import { eventPut } from '#shared/adapters/dynamodb/event-item';
 import { encodeCursor, decodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import { splitTaskInput, withInput, withInputs } from '#shared/adapters/dynamodb/task-input';
 import type { Artifact } from '#shared/domain/artifact';
 import type { ServiceEvent } from '#shared/domain/event';
 import type { BufferedProgress, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
@@ -19,14 +20,19 @@ import { recordMetric } from '#shared/observability/metrics';
 
 type Item = Record<string, NativeAttributeValue>;
 
-function taskItem(task: Task): Item {
+/** The task's item and, when its input is large, the item that holds the input (task-input.ts). */
+function taskItems(task: Task): { taskItem: Item; inputItem?: Item } {
+  const { taskFields, inputItem } = splitTaskInput(task);
   return {
-    ...keys.task(task.tenant_id, task.task_id),
-    ...keys.taskListing(task.tenant_id, task.task_id),
-    ...keys.taskByAgentListing(task.tenant_id, task.agent, task.task_id),
-    ...(isDispatchable(task.status) ? keys.activeTask(task.tenant_id, task.task_id) : {}),
-    entity: 'task',
-    ...task,
+    taskItem: {
+      ...keys.task(task.tenant_id, task.task_id),
+      ...keys.taskListing(task.tenant_id, task.task_id),
+      ...keys.taskByAgentListing(task.tenant_id, task.agent, task.task_id),
+      ...(isDispatchable(task.status) ? keys.activeTask(task.tenant_id, task.task_id) : {}),
+      entity: 'task',
+      ...taskFields,
+    },
+    inputItem,
   };
 }
 
@@ -63,12 +69,14 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return documentClient();
   }
 
-  /** Creates the task and its `task.created` event in one transaction. */
+  /** Creates the task (and its input item, for a large input) and its `task.created` event in one transaction. */
   async create(task: Task, event: ServiceEvent): Promise<void> {
+    const { taskItem, inputItem } = taskItems(task);
     await this.client.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: tableName(), Item: taskItem(task), ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: tableName(), Item: taskItem, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...(inputItem ? [{ Put: { TableName: tableName(), Item: inputItem, ConditionExpression: 'attribute_not_exists(pk)' } }] : []),
           await eventPut(event),
         ],
       }),
@@ -77,7 +85,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
 
   async load(tenantId: string, taskId: string): Promise<Task | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.task(tenantId, taskId), ConsistentRead: true }));
-    return Item ? stripKeys<Task>(Item) : undefined;
+    return Item ? stripKeys<Task>(await withInput(Item)) : undefined;
   }
 
   /** Newest first. Filters that DynamoDB applies after reading are paged until the page is full. */
@@ -102,7 +110,8 @@ export class DynamoTaskRepository implements TaskExecutionStore {
       { fromTable: index.projection !== 'ALL' },
     );
     // The index lags the table a little: a task read from the table may have moved on from the status asked for.
-    const tasks = query.status ? page.items.filter((task) => task.status === query.status) : page.items;
+    const listed = (await withInputs(page.items as unknown as Item[])) as unknown as Task[];
+    const tasks = query.status ? listed.filter((task) => task.status === query.status) : listed;
     startKey = page.lastKey;
     return { tasks, nextCursor: encodeCursor(scope, startKey) };
   }
