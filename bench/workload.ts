@@ -7,6 +7,8 @@ export interface TaskTypeWorkload {
   agent: string;
   taskType: string;
   input: Record<string, unknown>;
+  /** How the bench names it when it is not just the task type with its example. */
+  label?: string;
 }
 
 /**
@@ -24,6 +26,25 @@ export function taskTypeWorkloads(): TaskTypeWorkload[] {
 }
 
 export const FULL_AUDIT = 'ai_readiness.full_audit';
+
+/**
+ * A full audit of an organisation with thirty AI systems, each described at length: an input of
+ * about 45 KB (the API takes up to 256 KB). Metered beside the examples, whose inputs are all under
+ * 1 KB, because what a task costs grows with its input: the input is written once, and it is in
+ * every body delivered for the task's events.
+ */
+export function largeInputWorkload(): TaskTypeWorkload {
+  const example = workloadOf(FULL_AUDIT);
+  const systems = Array.from({ length: 30 }, (_, index) => ({
+    id: `system-${index}`,
+    name: `AI system ${index}`,
+    category: index % 3 === 0 ? 'employment' : 'chatbot',
+    purpose: `System ${index} ${'screens, ranks and explains its decisions to the people they concern; '.repeat(20)}`.slice(0, 1400),
+    uses_personal_data: true,
+  }));
+  const input = { ...example.input, systems };
+  return { ...example, input, label: `${FULL_AUDIT}, ${Math.round(Buffer.byteLength(JSON.stringify(input)) / 1024)} KB input` };
+}
 
 export function workloadOf(taskType: string): TaskTypeWorkload {
   const found = taskTypeWorkloads().find((workload) => workload.taskType === taskType);

@@ -9,7 +9,7 @@ import { benchFunctions } from '../functions';
 import { Meter, type MeterSnapshot } from '../metering';
 import { progress } from '../progress';
 import type { MeteredScenario } from '../results';
-import { createProject, createScan, createTask, deployAgents, taskTypeWorkloads, type TaskTypeWorkload } from '../workload';
+import { createProject, createScan, createTask, deployAgents, largeInputWorkload, taskTypeWorkloads, type TaskTypeWorkload } from '../workload';
 import { listenForWebhooks, type WebhookPayload } from '../webhook-listener';
 
 /**
@@ -55,8 +55,9 @@ export async function run(config: BenchConfig): Promise<MeteredScenario[]> {
 
     const uninstall = meter.install();
     try {
-      for (const workload of taskTypeWorkloads()) {
-        progress(`metering: ${config.meteredTasks} × ${workload.taskType}`);
+      for (const workload of [...taskTypeWorkloads(), largeInputWorkload()]) {
+        const name = workload.label ?? workload.taskType;
+        progress(`metering: ${config.meteredTasks} × ${name}`);
         await quiet(meter);
         meter.reset();
         let errors = 0;
@@ -64,7 +65,7 @@ export async function run(config: BenchConfig): Promise<MeteredScenario[]> {
           if ((await runTask(api, workload, outcomes).catch(() => 'timeout')) !== 'task.complete') errors += 1;
         }
         await quiet(meter);
-        scenarios.push(scenario(workload.taskType, 'task', config.meteredTasks, errors, meter.snapshot(), functions));
+        scenarios.push(scenario(name, 'task', config.meteredTasks, errors, meter.snapshot(), functions));
       }
       progress(`metering: ${config.meteredScans} × scan of the test site`);
       await quiet(meter);
