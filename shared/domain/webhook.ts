@@ -65,8 +65,12 @@ export interface Delivery {
    * on deliveries fanned out before the fan-out named it: the deliverer then reads the task's log.
    */
   previous_event_id?: string | null;
-  /** The exact body, built once so every attempt sends (and signs) the same bytes. */
-  body: string;
+  /**
+   * The exact body, built once so every attempt sends (and signs) the same bytes. Absent on a
+   * delivery read back whose body is stored apart (`body_apart`): the repository's `bodyOf` reads it.
+   */
+  body?: string;
+  body_apart?: true;
   status: DeliveryStatus;
   attempt_count: number;
   attempts: DeliveryAttempt[];

@@ -214,7 +214,7 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
   const delivery = known.delivery ?? (await webhookRepository.getDelivery(message.tenant_id, message.webhook_id, message.event_id));
   if (!delivery || delivery.status === 'succeeded' || message.attempt <= delivery.attempt_count) return undefined;
   if (known.ended !== undefined && delivery.status !== 'pending') return undefined;
-  addLogContext({ task_id: taskIdOf(delivery.body), event_type: delivery.event_type });
+  addLogContext({ task_id: delivery.task_id ?? (delivery.body !== undefined ? taskIdOf(delivery.body) : undefined), event_type: delivery.event_type });
   const webhook = known.webhook ?? (await webhookRepository.get(message.tenant_id, message.webhook_id));
   if (!webhook) {
     await webhookRepository.finishWithoutAttempt(delivery, 'skipped', 'webhook_deleted');
@@ -230,8 +230,9 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
   // The task's next delivery is looked up while this one is sent: each delivery of a chain then
   // waits for its POST and the write of its end, not for reads as well.
   const ahead = lookAhead(delivery, webhook);
-  const headers = signWebhook({ body: delivery.body, eventId: delivery.event_id, eventType: delivery.event_type, timestamp: now, secrets: await signingSecrets(webhook) });
-  const result = await deliverWebhook({ url: webhook.url, body: delivery.body, headers, allowLoopback: allowLoopbackWebhooks(), timeoutMs: attemptTimeoutMs() });
+  const [body, secrets] = await Promise.all([webhookRepository.bodyOf(delivery), signingSecrets(webhook)]);
+  const headers = signWebhook({ body, eventId: delivery.event_id, eventType: delivery.event_type, timestamp: now, secrets });
+  const result = await deliverWebhook({ url: webhook.url, body, headers, allowLoopback: allowLoopbackWebhooks(), timeoutMs: attemptTimeoutMs() });
   const attempt: DeliveryAttempt = {
     attempt: message.attempt,
     at: now.toISOString(),

@@ -58,6 +58,29 @@ describe('webhooks end to end with loopback receivers', () => {
     expect((await b('DELETE', `/webhooks/${created.webhook_id}`)).status).toBe(404);
   });
 
+  it('delivers a task with a large input whole: the same signed bytes on every attempt, the input as it was sent', async () => {
+    const receiver = await startReceiver((request) => (request === 1 ? 500 : 200));
+    cleanups.push(receiver.close);
+    await subscribe(receiver.url);
+    // About 40 KB: the task keeps its input in an item of its own, the delivery its body.
+    const input = {
+      scope: 'full',
+      systems: Array.from({ length: 25 }, (_, index) => ({ id: `system-${index}`, name: `System ${index}`, category: 'chatbot', purpose: 'Answers customer questions about orders and refunds. '.repeat(30) })),
+    };
+    const created = await a('POST', '/tasks', { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input });
+    expect(created.status).toBe(202);
+    expect((await a('GET', `/tasks/${created.body.task_id}`)).body.input).toEqual(input);
+
+    await eventually(async () => (receiver.received.length >= 2 ? true : undefined));
+    const [first, second] = receiver.received;
+    expect(second.body).toBe(first.body);
+    expect(Buffer.byteLength(second.body)).toBeGreaterThan(30 * 1024);
+    const payload = JSON.parse(second.body);
+    expect(payload.data.task).toMatchObject({ task_id: created.body.task_id, status: 'complete', input });
+    expect(await verifyGithubSignature(secret, second.body, String(second.headers['x-service-signature']))).toBe(true);
+    expect((await a('GET', '/tasks')).body.tasks.find((task: { task_id: string }) => task.task_id === created.body.task_id).input).toEqual(input);
+  });
+
   it('retries a failing receiver until it succeeds; both signatures verify with real libraries; the log shows every attempt', async () => {
     const receiver = await startReceiver((request) => (request === 1 ? 500 : 200));
     cleanups.push(receiver.close);

@@ -78,6 +78,8 @@ export const keys = {
   webhooksPartition: (tenantId: string) => `${tenant(tenantId)}#WEBHOOKS`,
   delivery: (tenantId: string, webhookId: string, eventId: string): Key => ({ pk: keys.deliveriesPartition(tenantId, webhookId), sk: eventId }),
   deliveriesPartition: (tenantId: string, webhookId: string) => `${tenant(tenantId)}#WEBHOOK#${webhookId}#DELIVERIES`,
+  /** A large delivery body, stored once apart from its delivery's attempt log (webhook-repository.ts). */
+  deliveryBody: (tenantId: string, webhookId: string, eventId: string): Key => ({ pk: `${tenant(tenantId)}#WEBHOOK#${webhookId}#BODIES`, sk: eventId }),
 
   project: (tenantId: string, projectId: string): Key => ({ pk: `${tenant(tenantId)}#PROJECT#${projectId}`, sk: 'PROJECT' }),
   projectListing: (tenantId: string, projectId: string) => ({ [GSI1.partitionKey]: `${tenant(tenantId)}#PROJECTS`, [GSI1.sortKey]: projectId }),
