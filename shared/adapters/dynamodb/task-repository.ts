@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { artifactItem } from '#shared/adapters/dynamodb/artifact-repository';
@@ -69,14 +69,19 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return documentClient();
   }
 
-  /** Creates the task (and its input item, for a large input) and its `task.created` event in one transaction. */
+  /**
+   * Creates the task and its `task.created` event in one transaction. A large input is put just
+   * before, on its own: no reader looks for it until the task exists, and outside the transaction
+   * it is billed once per KB instead of twice. A transaction that then fails leaves the input item
+   * without a task, which nothing reads.
+   */
   async create(task: Task, event: ServiceEvent): Promise<void> {
     const { taskItem, inputItem } = taskItems(task);
+    if (inputItem) await this.client.send(new PutCommand({ TableName: tableName(), Item: inputItem }));
     await this.client.send(
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: tableName(), Item: taskItem, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ...(inputItem ? [{ Put: { TableName: tableName(), Item: inputItem, ConditionExpression: 'attribute_not_exists(pk)' } }] : []),
           await eventPut(event),
         ],
       }),
