@@ -1,6 +1,7 @@
-import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { tableItemsOf } from '#shared/adapters/dynamodb/index-items';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import type { Task } from '#shared/domain/task';
 
@@ -55,23 +56,13 @@ export async function withInput(item: Item): Promise<Item> {
 
 /**
  * Task items with their inputs, for listings: one BatchGetItem per 100 tasks whose input is
- * stored apart, none when every input is inline. Inputs never change once written, so the
- * eventually consistent read of the listing's index is matched by an eventually consistent read here.
+ * stored apart, none when every input is inline. Inputs never change and exist before their
+ * task, so the eventually consistent read is enough.
  */
 export async function withInputs(items: readonly Item[]): Promise<Item[]> {
   const apart = items.filter(hasInputApart);
   if (apart.length === 0) return [...items];
-  const inputs = new Map<string, unknown>();
-  const table = tableName();
-  for (let offset = 0; offset < apart.length; offset += 100) {
-    let pending: Item[] | undefined = apart.slice(offset, offset + 100).map((item) => keys.taskInput(item.tenant_id as string, item.task_id as string));
-    // BatchGet may answer part of the keys under load; ask again for the rest, a bounded number of times.
-    for (let attempt = 0; pending && pending.length > 0; attempt++) {
-      if (attempt === 8) throw new Error('BatchGetItem left task inputs unprocessed after 8 attempts.');
-      const result: BatchGetCommandOutput = await documentClient().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }));
-      for (const found of result.Responses?.[table] ?? []) inputs.set(taskRef(found), found.input);
-      pending = result.UnprocessedKeys?.[table]?.Keys;
-    }
-  }
+  const inputItems = await tableItemsOf(apart.map((item) => keys.taskInput(item.tenant_id as string, item.task_id as string)));
+  const inputs = new Map(inputItems.map((found) => [taskRef(found), found.input]));
   return items.map((item) => (hasInputApart(item) ? joined(item, inputs.get(taskRef(item))) : item));
 }
