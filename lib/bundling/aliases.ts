@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
 
-/** Packages replaced in every function bundle: the esbuild `alias` of ./esbuild-options.ts. */
+/** Packages (and one Node built-in) replaced in every function bundle: the esbuild `alias` of ./esbuild-options.ts. */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   semver: fileURLToPath(new URL('./semver-gte.ts', import.meta.url)),
   fontkit: fileURLToPath(new URL('./fontkit-absent.ts', import.meta.url)),
+  'aws-xray-sdk-core': fileURLToPath(new URL('./xray-sdk-lambda.ts', import.meta.url)),
+  'emitter-listener': fileURLToPath(new URL('./emitter-listener-absent.ts', import.meta.url)),
+  'node:stream/web': fileURLToPath(new URL('./web-readable-stream.ts', import.meta.url)),
 };

@@ -12,7 +12,7 @@ describe('the semver stand-in of function bundles', () => {
     fc.assert(fc.property(version, version, (a, b) => gte(a, b) === semver.gte(a, b)));
   });
 
-  it('answers the calls the bundles make: cls-hooked with Node’s version, the X-Ray SDK’s v2 patcher', () => {
+  it('answers the calls its users make: cls-hooked’s entry with Node’s version, the X-Ray SDK’s v2 patcher', () => {
     expect(gte(process.versions.node, '8.0.0')).toBe(true);
     expect(gte('2.7.14', '2.7.15')).toBe(false);
   });

@@ -1,0 +1,14 @@
+/**
+ * Stands in for `node:stream/web` inside function bundles (an esbuild alias, see ./aliases.ts).
+ * Its one importer, middy's core, imports `ReadableStream` at load for one `instanceof` test in its
+ * response-streaming path, which only a streaming function reaches; the import alone makes Node
+ * load and evaluate its web streams (and what they bring: `timers/promises`, worker message
+ * ports) at every cold start. The test here asks Node's own class, which Node loads on first access
+ * of the global; a primitive (the string body of a streaming error response) is never an instance,
+ * so it is answered without loading them.
+ */
+export class ReadableStream {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && value instanceof globalThis.ReadableStream;
+  }
+}
