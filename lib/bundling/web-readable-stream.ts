@@ -8,6 +8,11 @@
  * so it is answered without loading them.
  */
 export class ReadableStream {
+  // A bundled module that builds streams from this import would otherwise get a dead object.
+  constructor() {
+    throw new Error('node:stream/web is replaced in function bundles (lib/bundling/web-readable-stream.ts) for an instanceof test only; build streams with globalThis.ReadableStream');
+  }
+
   static [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && value instanceof globalThis.ReadableStream;
   }

@@ -10,4 +10,8 @@ describe('the node:stream/web stand-in of function bundles', () => {
   it('answers no for what is not one: a Node stream, a string body, nothing', () => {
     for (const value of [Readable.from(['a']), 'event: ping\n\n', undefined, null, {}]) expect(value instanceof StandIn, String(value)).toBe(false);
   });
+
+  it('refuses to build a stream: a module that would is told so instead of getting a dead object', () => {
+    expect(() => new StandIn()).toThrow(/globalThis.ReadableStream/);
+  });
 });
