@@ -1,5 +1,7 @@
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+// Through the module objects, read at each call: the X-Ray tracer records outbound HTTP by patching
+// `http.request` and `https.request` there, which an ESM named import, bound at load, never sees.
+import http, { type IncomingMessage, type RequestOptions } from 'node:http';
+import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Resolver } from '#shared/adapters/http/ssrf-guard';
 
@@ -94,7 +96,7 @@ async function send(input: DeliverWebhookInput, timeoutMs: number, deadline: Abo
       finish(statusCode === undefined ? failed('timeout', `timed out after ${timeoutMs} ms`, elapsed()) : fromStatus());
     };
 
-    const req = (target.url.protocol === 'https:' ? httpsRequest : httpRequest)(target.url, requestOptions(target, input));
+    const req = (target.url.protocol === 'https:' ? https.request : http.request)(target.url, requestOptions(target, input));
     req.on('response', (response: IncomingMessage) => {
       statusCode = response.statusCode ?? 0;
       drain(response, () => finish(fromStatus()));

@@ -1,5 +1,7 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+// Through the module objects, read at each call: the X-Ray tracer records outbound HTTP by patching
+// `http.request` and `https.request` there, which an ESM named import, bound at load, never sees.
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Resolver } from '#shared/adapters/http/ssrf-guard';
 import type { FetchedPage } from '#shared/scans/model';
@@ -69,7 +71,7 @@ async function fetchWithin(url: string, options: FetchPageOptions, deadline: Abo
     const onDeadline = () => finish(fail('timeout', `timed out after ${options.timeoutMs} ms`));
 
     const isHttps = target.url.protocol === 'https:';
-    const req = (isHttps ? httpsRequest : httpRequest)(target.url, {
+    const req = (isHttps ? https.request : http.request)(target.url, {
       method: 'GET',
       headers: { 'User-Agent': USER_AGENT, Accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'Accept-Encoding': 'identity', Connection: 'close' },
       lookup: pinnedLookup(target),

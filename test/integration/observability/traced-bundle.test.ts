@@ -170,12 +170,12 @@ describe('tracing in a function bundle', () => {
     expect(handler?.fault).toBeFalsy();
   });
 
-  it('records a subsegment for the AWS SDK call, one for the node:http request and one for fetch', () => {
+  it('records a subsegment for the AWS SDK call, one for the node:http request, one for fetch and one for a webhook delivery', () => {
     const traced = flatten(standIns.documents).filter((document) => document.trace_id === TRACE_OK.root);
 
     expect(traced).toContainEqual(expect.objectContaining({ name: 'DynamoDB', namespace: 'aws', aws: expect.objectContaining({ operation: 'ListTables' }) }));
     const urls = traced.filter((document) => document.namespace === 'remote').map((document) => document.http?.request?.url);
-    expect(urls).toEqual(expect.arrayContaining([expect.stringMatching(/\/node-http$/), expect.stringMatching(/\/fetch$/)]));
+    expect(urls).toEqual(expect.arrayContaining([expect.stringMatching(/\/node-http$/), expect.stringMatching(/\/fetch$/), expect.stringMatching(/\/webhook$/)]));
   });
 
   it("records a failed invocation's error on its handler subsegment, in that invocation's trace", () => {
@@ -190,6 +190,6 @@ describe('tracing in a function bundle', () => {
     expect(sdkEntry.output).toEqual(standIns.output);
 
     expect(byKey(standIns.documents)).toEqual(byKey(sdkEntry.documents));
-    expect(standIns.documents).toHaveLength(8);
+    expect(standIns.documents).toHaveLength(10);
   });
 });
