@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { lambdaContext, loadHandler } from '#lib/local/handler-loader';
+import { withoutSdkLogger } from '#shared/adapters/sdk-logging';
 
 export type StartingPosition = 'TRIM_HORIZON' | 'LATEST';
 
@@ -149,8 +150,8 @@ export class StreamPoller {
     if (this.running) return;
     this.running = true;
     const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-    this.dynamodb = new DynamoDBClient({ endpoint: this.options.endpoint, region: REGION, credentials });
-    this.streams = new DynamoDBStreamsClient({ endpoint: this.options.endpoint, region: REGION, credentials });
+    this.dynamodb = withoutSdkLogger(new DynamoDBClient({ endpoint: this.options.endpoint, region: REGION, credentials }));
+    this.streams = withoutSdkLogger(new DynamoDBStreamsClient({ endpoint: this.options.endpoint, region: REGION, credentials }));
     this.loopDone = this.loop();
   }
 

@@ -1,6 +1,7 @@
 import { DecryptCommand, EncryptCommand, IncorrectKeyException, InvalidCiphertextException, KMSClient } from '@aws-sdk/client-kms';
 import { once } from '#shared/config/env';
 import { SecretDecryptionError, type SecretCipher } from '#shared/domain/secret-cipher';
+import { withoutSdkLogger } from '#shared/adapters/sdk-logging';
 import { traced } from '#shared/observability/tracer';
 
 /** Versioned prefix, so a local (`lgcm1.`) ciphertext or a later format is recognised, not sent to KMS. */
@@ -8,7 +9,7 @@ const FORMAT = 'kms1';
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** The one KMS client of a process, created on first use; region and credentials from the environment. */
-export const kmsClient = once(() => traced(new KMSClient({ maxAttempts: 3, requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 } })));
+export const kmsClient = once(() => traced(withoutSdkLogger(new KMSClient({ maxAttempts: 3, requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 } }))));
 
 /**
  * Webhook secrets encrypted by AWS KMS under one key. The context is the KMS encryption context:

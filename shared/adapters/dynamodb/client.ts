@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { getStringFromEnv, once } from '#shared/config/env';
+import { withoutSdkLogger } from '#shared/adapters/sdk-logging';
 import { traced } from '#shared/observability/tracer';
 
 /**
@@ -8,7 +9,7 @@ import { traced } from '#shared/observability/tracer';
  * `AWS_ENDPOINT_URL_DYNAMODB` when set (the local runtime sets it), so no handler knows where it runs.
  */
 export const documentClient = once(() =>
-  DynamoDBDocumentClient.from(traced(new DynamoDBClient({
+  DynamoDBDocumentClient.from(traced(withoutSdkLogger(new DynamoDBClient({
     // A database that stops answering must turn into a quick 503, never a hung request: at most
     // two attempts of 3 s each (plus a connect of 1 s), so a request answers within about 7 s
     // even when its first call hangs. Retried transactions are safe: the SDK sends the same
@@ -17,7 +18,7 @@ export const documentClient = once(() =>
     // and keeps waiting: a frozen database would hang every request.
     maxAttempts: 2,
     requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
-  })), {
+  }))), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   }),
 );
