@@ -59,10 +59,11 @@ export async function withInput(item: Item): Promise<Item> {
  * stored apart, none when every input is inline. Inputs never change and exist before their
  * task, so the eventually consistent read is enough.
  */
-export async function withInputs(items: readonly Item[]): Promise<Item[]> {
+export async function withInputs<T extends object>(listed: readonly T[]): Promise<T[]> {
+  const items = listed as readonly Item[];
   const apart = items.filter(hasInputApart);
-  if (apart.length === 0) return [...items];
+  if (apart.length === 0) return [...listed];
   const inputItems = await tableItemsOf(apart.map((item) => keys.taskInput(item.tenant_id as string, item.task_id as string)));
   const inputs = new Map(inputItems.map((found) => [taskRef(found), found.input]));
-  return items.map((item) => (hasInputApart(item) ? joined(item, inputs.get(taskRef(item))) : item));
+  return items.map((item) => (hasInputApart(item) ? joined(item, inputs.get(taskRef(item))) : item)) as T[];
 }

@@ -115,7 +115,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
       { fromTable: index.projection !== 'ALL' },
     );
     // The index lags the table a little: a task read from the table may have moved on from the status asked for.
-    const listed = (await withInputs(page.items as unknown as Item[])) as unknown as Task[];
+    const listed = await withInputs(page.items);
     const tasks = query.status ? listed.filter((task) => task.status === query.status) : listed;
     startKey = page.lastKey;
     return { tasks, nextCursor: encodeCursor(scope, startKey) };

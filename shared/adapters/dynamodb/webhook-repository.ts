@@ -103,12 +103,12 @@ export class DynamoWebhookRepository {
   async createDelivery(delivery: Delivery): Promise<Delivery> {
     const apart = delivery.body !== undefined && Buffer.byteLength(delivery.body, 'utf8') > BODY_APART_FROM_BYTES;
     if (apart) await this.putBodyOnce(delivery);
-    const { body, ...withoutBody } = delivery;
+    const { body: _body, ...withoutBody } = delivery;
     try {
       await this.client.send(
         new PutCommand({
           TableName: tableName(),
-          Item: { ...keys.delivery(delivery.tenant_id, delivery.webhook_id, delivery.event_id), entity: 'delivery', ...(apart ? { ...withoutBody, body_apart: true } : { ...withoutBody, body }) },
+          Item: { ...keys.delivery(delivery.tenant_id, delivery.webhook_id, delivery.event_id), entity: 'delivery', ...(apart ? { ...withoutBody, body_apart: true } : delivery) },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
