@@ -3,6 +3,7 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { documentClient } from '#shared/adapters/dynamodb/client';
 import { sqsClient } from '#shared/adapters/sqs/client';
 import { currentInvocation, observeInvocations } from '#lib/local/handler-loader';
+import { eventSourceSqsClient } from '#lib/local/queue-poller';
 import { transactionWriteUnits, updatedAttributesOf, type TransactionAction, type WireItem, type WireValue } from './capacity';
 import { SQS_CHUNK_BYTES } from './prices';
 
@@ -106,17 +107,18 @@ export class Meter {
       if (failed) meter.failed += 1;
     });
     const dynamo = documentClient().middlewareStack as unknown as Stack;
-    const sqs = sqsClient().middlewareStack as unknown as Stack;
+    // The handlers' client and the event-source mappings' (the local queue pollers) are apart.
+    const sqsStacks = [sqsClient(), eventSourceSqsClient()].map((client) => client.middlewareStack as unknown as Stack);
     dynamo.add((next) => async (args) => next({ ...args, input: { ...args.input, ReturnConsumedCapacity: 'TOTAL' } }), { step: 'initialize', name: 'benchReturnConsumedCapacity', priority: 'high' });
     dynamo.add((next, context) => (args) => this.meterDynamo(next, context, args), { step: 'build', name: 'benchMeterDynamo' });
-    sqs.add((next, context) => (args) => this.meterSqs(next, context, args), { step: 'build', name: 'benchMeterSqs' });
+    for (const sqs of sqsStacks) sqs.add((next, context) => (args) => this.meterSqs(next, context, args), { step: 'build', name: 'benchMeterSqs' });
     const restoreOut = this.countBytes(process.stdout);
     const restoreErr = this.countBytes(process.stderr);
     return () => {
       observeInvocations(undefined);
       dynamo.remove('benchReturnConsumedCapacity');
       dynamo.remove('benchMeterDynamo');
-      sqs.remove('benchMeterSqs');
+      for (const sqs of sqsStacks) sqs.remove('benchMeterSqs');
       restoreOut();
       restoreErr();
       this.lookups?.destroy();

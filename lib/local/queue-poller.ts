@@ -1,7 +1,8 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { ConsumerDefinition } from '#shared/config/topology';
-import { sqsClient } from '#shared/adapters/sqs/client';
+import { once } from '#shared/config/env';
+import { newSqsClient } from '#shared/adapters/sqs/client';
 import { lambdaContext, loadHandler } from '#lib/local/handler-loader';
 
 function toRecord(message: Message, queueUrl: string): SQSEvent['Records'][number] {
@@ -24,6 +25,14 @@ function toRecord(message: Message, queueUrl: string): SQSEvent['Records'][numbe
     awsRegion: 'us-east-1',
   };
 }
+
+/**
+ * The event-source mappings' own client. On AWS they are the Lambda service's pollers, not the
+ * function's: sharing the handlers' client here would let idle long polls (one per loop, each
+ * holding a socket for up to LONG_POLL_SECONDS) take the connection pool (50 sockets) that the
+ * handlers' sends wait for. Its own pool has a socket for every loop of every consumer.
+ */
+export const eventSourceSqsClient = once(() => newSqsClient({ maxSockets: 1_000 }));
 
 /** Below the SQS client's request timeout (shared/adapters/sqs/client.ts), which a long poll must not reach. */
 const LONG_POLL_SECONDS = 2;
@@ -98,7 +107,7 @@ export class QueuePoller {
       let worked = false;
       try {
         for (const queueUrl of this.queueUrls) {
-          const { Messages } = await sqsClient().send(
+          const { Messages } = await eventSourceSqsClient().send(
             new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: this.consumer.batchSize, WaitTimeSeconds: this.waitSeconds(), MessageSystemAttributeNames: ['All'] }),
             { abortSignal: this.stopping.signal },
           );
@@ -139,7 +148,7 @@ export class QueuePoller {
     }
     const done = messages.filter((message) => !failed.has(message.MessageId!));
     if (done.length === 0) return;
-    await sqsClient().send(
+    await eventSourceSqsClient().send(
       new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })) }),
     );
   }

@@ -3,13 +3,13 @@ import type { APIGatewayProxyEvent, Context, SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sqsClient } from '#shared/adapters/sqs/client';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
-import { TASK_QUEUES } from '#shared/config/topology';
+import { RETENTION_QUEUE, TASK_QUEUES } from '#shared/config/topology';
 import { handler as createTask } from '#functions/tasks/create-task';
 import { handler as deployAgent } from '#functions/agents/deploy-agent';
 import { handler as runTask } from '#functions/workers/run-task';
 import { lambdaContext } from '#lib/local/handler-loader';
 import type { Provisioned } from '#lib/local/provision';
-import { QueuePoller } from '#lib/local/queue-poller';
+import { eventSourceSqsClient, QueuePoller } from '#lib/local/queue-poller';
 import { provisionForTest, uniqueTenant } from '../support/provisioned';
 
 let provisioned: Provisioned;
@@ -109,7 +109,7 @@ describe('task queues with the SQS emulator and DynamoDB Local', () => {
     const { received } = await import('../support/recording-consumer');
     received.length = 0;
     let receives = 0;
-    const stack = sqsClient().middlewareStack;
+    const stack = eventSourceSqsClient().middlewareStack;
     stack.add((next) => (args) => {
       receives += 1;
       return next(args);
@@ -137,5 +137,34 @@ describe('task queues with the SQS emulator and DynamoDB Local', () => {
       await poller.stop();
       stack.remove('countReceives');
     }
+  });
+
+  it('the local event-source mapping polls through its own client, never the handlers\' one', async () => {
+    // On AWS the mapping is the Lambda service's poller. Sharing the handlers' client here let idle
+    // long polls (one per loop, each up to two seconds) take the pool of sockets the handlers' sends need.
+    const urls = [provisioned.queueUrls[RETENTION_QUEUE.name]];
+    const calls = { handlers: 0, mapping: 0 };
+    const counting = (key: keyof typeof calls) => (next: (args: unknown) => Promise<unknown>) => (args: unknown) => {
+      calls[key] += 1;
+      return next(args);
+    };
+    sqsClient().middlewareStack.add(counting('handlers') as never, { step: 'initialize', name: 'countHandlerCalls', tags: ['TEST'] });
+    eventSourceSqsClient().middlewareStack.add(counting('mapping') as never, { step: 'initialize', name: 'countMappingCalls', tags: ['TEST'] });
+    const { received } = await import('../support/recording-consumer');
+    received.length = 0;
+    const poller = new QueuePoller({ name: 'recorder', access: { table: 'read' }, handler: 'test/support/recording-consumer.ts', queues: [], batchSize: 1, timeoutSeconds: 5, memoryMb: 128 }, urls, 3);
+    try {
+      poller.start();
+      await sqsClient().send(new SendMessageCommand({ QueueUrl: urls[0], MessageBody: 'through-the-mapping', MessageDeduplicationId: 'through-the-mapping' }));
+      for (let waited = 0; received.length < 1 && waited < 10_000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    } finally {
+      await poller.stop();
+      sqsClient().middlewareStack.remove('countHandlerCalls');
+      eventSourceSqsClient().middlewareStack.remove('countMappingCalls');
+    }
+    expect(received).toEqual(['through-the-mapping']);
+    // The test's own send; the receives and the delete went through the mapping's client.
+    expect(calls.handlers).toBe(1);
+    expect(calls.mapping).toBeGreaterThanOrEqual(2);
   });
 });
