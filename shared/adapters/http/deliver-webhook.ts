@@ -3,6 +3,7 @@
 import http, { type IncomingMessage, type RequestOptions } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { connectionPool } from '#shared/adapters/http/delivery-connections';
 import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Resolver } from '#shared/adapters/http/ssrf-guard';
 
 /**
@@ -19,6 +20,10 @@ import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Re
  *   has arrived in time the outcome is fixed; draining the body is best effort under the same deadline.
  * - At most 64 KiB of the response body is read, then discarded: receivers' answers are not
  *   used, and an endless body must not hold the worker.
+ * - Connections are kept alive per vetted address (delivery-connections.ts). One whose response
+ *   ended is reused; one cut short (deadline, body limit, error) is closed. A kept connection the
+ *   receiver closed just as it was reused fails before any answer: that request is sent once more,
+ *   on a fresh connection (a receiver that did read it dedupes by X-Service-Delivery).
  */
 
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
@@ -75,14 +80,26 @@ async function send(input: DeliverWebhookInput, timeoutMs: number, deadline: Abo
     return failed(blocked ? 'blocked_url' : 'network', (error as Error).message, elapsed());
   }
 
-  return new Promise<DeliveryResult>((resolve) => {
+  const pooled = await exchange(target, input, timeoutMs, deadline, elapsed, connectionPool(target));
+  if (pooled !== STALE_CONNECTION) return pooled;
+  // A fresh connection is never stale.
+  return (await exchange(target, input, timeoutMs, deadline, elapsed, false)) as DeliveryResult;
+}
+
+/** A kept-alive connection failed before any answer: the receiver had closed it. */
+const STALE_CONNECTION = Symbol('stale connection');
+
+/** One request and its response, on a pooled connection or (`agent: false`) a fresh one. */
+function exchange(target: PinnedTarget, input: DeliverWebhookInput, timeoutMs: number, deadline: AbortSignal, elapsed: () => number, agent: http.Agent | false): Promise<DeliveryResult | typeof STALE_CONNECTION> {
+  return new Promise((resolve) => {
     let settled = false;
     let statusCode: number | undefined;
-    const finish = (result: DeliveryResult) => {
+    /** `reusable`: the response ended, so its connection goes back to the pool instead of closing. */
+    const finish = (result: DeliveryResult | typeof STALE_CONNECTION, reusable = false) => {
       if (settled) return;
       settled = true;
       deadline.removeEventListener('abort', onDeadline);
-      req.destroy();
+      if (!reusable) req.destroy();
       resolve(result);
     };
     const fromStatus = (): DeliveryResult => {
@@ -96,12 +113,13 @@ async function send(input: DeliverWebhookInput, timeoutMs: number, deadline: Abo
       finish(statusCode === undefined ? failed('timeout', `timed out after ${timeoutMs} ms`, elapsed()) : fromStatus());
     };
 
-    const req = (target.url.protocol === 'https:' ? https.request : http.request)(target.url, requestOptions(target, input));
+    const req = (target.url.protocol === 'https:' ? https.request : http.request)(target.url, requestOptions(target, input, agent));
     req.on('response', (response: IncomingMessage) => {
       statusCode = response.statusCode ?? 0;
-      drain(response, () => finish(fromStatus()));
+      drain(response, (ended) => finish(fromStatus(), ended));
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
+      if (statusCode === undefined && req.reusedSocket && !deadline.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return finish(STALE_CONNECTION);
       finish(statusCode === undefined ? failed('network', error.code ?? error.message, elapsed()) : fromStatus());
     });
     if (deadline.aborted) return onDeadline();
@@ -110,17 +128,17 @@ async function send(input: DeliverWebhookInput, timeoutMs: number, deadline: Abo
   });
 }
 
-function requestOptions(target: PinnedTarget, input: DeliverWebhookInput): RequestOptions & { servername?: string } {
+function requestOptions(target: PinnedTarget, input: DeliverWebhookInput, agent: http.Agent | false): RequestOptions & { servername?: string } {
   // The caller's headers never override framing or the Host that belongs to the URL.
   const headers = Object.fromEntries(
     Object.entries(input.headers).filter(([name]) => !['host', 'content-length', 'transfer-encoding', 'connection'].includes(name.toLowerCase())),
   );
   return {
     method: 'POST',
-    headers: { ...headers, 'Content-Length': String(Buffer.byteLength(input.body, 'utf8')), Connection: 'close' },
+    headers: { ...headers, 'Content-Length': String(Buffer.byteLength(input.body, 'utf8')) },
+    // Only new connections look up the name; the pool is the pinned address's own.
     lookup: pinnedLookup(target),
-    // A fresh socket per delivery: a pooled one could belong to an earlier resolution of the name.
-    agent: false,
+    agent,
     // SNI and certificate verification are for the name the client registered, not the pinned IP.
     ...(target.url.protocol === 'https:' && target.hostname !== target.address ? { servername: target.hostname } : {}),
   };
@@ -137,23 +155,23 @@ function pinnedLookup(target: PinnedTarget): LookupFunction {
   }) as LookupFunction;
 }
 
-/** Reads and discards up to MAX_RESPONSE_BYTES, then calls `done` once (end, limit, or error). */
-function drain(response: IncomingMessage, done: () => void): void {
+/** Reads and discards up to MAX_RESPONSE_BYTES, then calls `done` once: `ended` at the body's end, not at the limit or an error. */
+function drain(response: IncomingMessage, done: (ended: boolean) => void): void {
   let received = 0;
   let called = false;
-  const once = () => {
+  const once = (ended: boolean) => {
     if (!called) {
       called = true;
-      done();
+      done(ended);
     }
   };
   response.on('data', (chunk: Buffer) => {
     received += chunk.length;
-    if (received >= MAX_RESPONSE_BYTES) once();
+    if (received >= MAX_RESPONSE_BYTES) once(false);
   });
-  response.on('end', once);
-  response.on('error', once);
-  response.on('aborted', once);
+  response.on('end', () => once(true));
+  response.on('error', () => once(false));
+  response.on('aborted', () => once(false));
 }
 
 function failed(failure: DeliveryFailure, error: string, latencyMs: number): DeliveryResult {

@@ -4,6 +4,7 @@ import { verify as verifyGithubSignature } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deliverWebhook } from '#shared/adapters/http/deliver-webhook';
+import { poolKey } from '#shared/adapters/http/delivery-connections';
 import { buildWebhookBody, signWebhook, standardWebhooksVerifierSecret } from '#shared/domain/webhook-signature';
 
 interface Received {
@@ -20,12 +21,22 @@ const body = buildWebhookBody({ event_id: 'evt_1', type: 'task.complete', create
 let server: Server;
 let port: number;
 let received: Received[] = [];
+/** Connections the test server accepted, and the requests each has carried. */
+let connections = 0;
+const requestsOn = new WeakMap<object, number>();
 
 /** A DNS stand-in that sends HOST to loopback, where the test server listens. */
 const toLoopback = () => vi.fn(async (_host: string) => ['127.0.0.1']);
 
 beforeAll(async () => {
   server = createHttpServer((req, res) => {
+    requestsOn.set(req.socket, (requestsOn.get(req.socket) ?? 0) + 1);
+    // A receiver that closed a kept connection just as the next request came on it.
+    if (req.url === '/drop-reused' && requestsOn.get(req.socket)! > 1) {
+      received.push({ path: '(dropped)', headers: req.headers, body: '', localAddress: '' });
+      req.socket.destroy();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -44,10 +55,11 @@ beforeAll(async () => {
         pump();
         return;
       }
-      const status = { '/ok': 204, '/fail': 500, '/gone': 410, '/moved': 302 }[req.url ?? ''] ?? 404;
+      const status = { '/ok': 204, '/drop-reused': 204, '/fail': 500, '/gone': 410, '/moved': 302 }[req.url ?? ''] ?? 404;
       res.writeHead(status, status === 302 ? { Location: 'http://169.254.169.254/' } : {}).end('answer');
     });
   });
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -184,5 +196,71 @@ describe('deliverWebhook', () => {
     expect(peer).toBe('127.0.0.1');
     expect(clientHello[0]).toBe(0x16); // TLS handshake record
     expect(clientHello.includes(Buffer.from(HOST, 'ascii'))).toBe(true);
+  });
+
+  describe('kept-alive connections', () => {
+    /** New connections the server accepted while `work` ran. */
+    async function connectionsOpenedBy(work: () => Promise<unknown>): Promise<number> {
+      const before = connections;
+      await work();
+      return connections - before;
+    }
+
+    it('reuses the connection of an ended response for the next delivery to the same address', async () => {
+      const opened = await connectionsOpenedBy(async () => {
+        expect((await deliver('/ok', { url: `http://reuse.example.test:${port}/ok` })).ok).toBe(true);
+        expect((await deliver('/fail', { url: `http://reuse.example.test:${port}/fail` })).statusCode).toBe(500);
+        expect((await deliver('/ok', { url: `http://reuse.example.test:${port}/ok` })).ok).toBe(true);
+      });
+
+      expect(opened).toBe(1);
+      expect(received.map((request) => request.headers.connection)).toEqual(['keep-alive', 'keep-alive', 'keep-alive']);
+    });
+
+    it('never shares a connection between host names, even at the same address', async () => {
+      const opened = await connectionsOpenedBy(async () => {
+        await deliver('/ok', { url: `http://one.example.test:${port}/ok` });
+        await deliver('/ok', { url: `http://two.example.test:${port}/ok` });
+      });
+
+      expect(opened).toBe(2);
+      expect(received.map((request) => request.headers.host)).toEqual([`one.example.test:${port}`, `two.example.test:${port}`]);
+    });
+
+    it('closes a connection whose response was cut short instead of reusing it', async () => {
+      const opened = await connectionsOpenedBy(async () => {
+        expect((await deliver('/huge', { url: `http://cut.example.test:${port}/huge`, timeoutMs: 5000 })).statusCode).toBe(200);
+        expect((await deliver('/ok', { url: `http://cut.example.test:${port}/ok` })).ok).toBe(true);
+      });
+
+      expect(opened).toBe(2);
+    });
+
+    it('sends once more on a fresh connection when the receiver had closed the kept one', async () => {
+      const url = `http://stale.example.test:${port}/drop-reused`;
+      expect((await deliver('/drop-reused', { url })).ok).toBe(true);
+
+      const opened = await connectionsOpenedBy(async () => {
+        expect(await deliver('/drop-reused', { url })).toMatchObject({ ok: true, statusCode: 204 });
+      });
+
+      expect(opened).toBe(1);
+      expect(received.map((request) => request.path)).toEqual(['/drop-reused', '(dropped)', '/drop-reused']);
+    });
+
+    it('keeps one pool per scheme, host name, vetted address and port', () => {
+      const target = (url: string, address: string) => ({ url: new URL(url), hostname: new URL(url).hostname, address, family: 4 as const });
+
+      const keys = [
+        poolKey(target('https://a.example.test/x', '93.184.216.34')),
+        poolKey(target('https://a.example.test/y', '93.184.216.35')),
+        poolKey(target('http://a.example.test/x', '93.184.216.34')),
+        poolKey(target('https://a.example.test:8443/x', '93.184.216.34')),
+        poolKey(target('https://b.example.test/x', '93.184.216.34')),
+      ];
+
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(poolKey(target('https://a.example.test/other/path', '93.184.216.34'))).toBe(keys[0]);
+    });
   });
 });
