@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import * as z from '#shared/zod';
 import { eventRepository, lastIdAt } from '#shared/adapters/dynamodb/event-repository';
-import { findManifestBySlug } from '#shared/agents/manifests';
+import { canonicalAgentFilter } from '#shared/agents/directory';
 import { API_VERSION } from '#functions/routes';
 import { getIntegerFromEnv } from '#shared/config/env';
 import { EVENT_TYPES } from '#shared/domain/event';
@@ -78,7 +78,7 @@ async function openStream(event: APIGatewayProxyEventV2, context: Context): Prom
   if (errors.length > 0 || !parsed.success) throw new InvalidRequestError('The request does not match the documented shape.', errors);
   const filters = {
     taskId: parsed.data.task_id,
-    agent: parsed.data.agent ? (findManifestBySlug(parsed.data.agent)?.slug ?? parsed.data.agent) : undefined,
+    agent: parsed.data.agent ? canonicalAgentFilter(parsed.data.agent) : undefined,
     types: parsed.data.types,
   };
 

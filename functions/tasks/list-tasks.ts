@@ -1,4 +1,4 @@
-import { findManifestBySlug } from '#shared/agents/manifests';
+import { canonicalAgentFilter } from '#shared/agents/directory';
 import { renderTask } from '#shared/domain/task';
 import type { TaskStatus } from '#shared/domain/task-state';
 import { jsonResponse } from '#shared/http/response';
@@ -8,7 +8,7 @@ import { listTasksQuery } from '#functions/tasks/schemas';
 
 /** GET /tasks: newest first, filtered by agent (slug or alias) and status, cursor-paged. */
 export const handler = routeHandler({ query: listTasksQuery }, async ({ tenantId, query }) => {
-  const agent = query.agent ? (findManifestBySlug(query.agent)?.slug ?? query.agent) : undefined;
+  const agent = query.agent ? canonicalAgentFilter(query.agent) : undefined;
   const page = await listTasks(tenantId, { agent, status: query.status as TaskStatus | undefined, limit: query.limit, cursor: query.cursor });
   return jsonResponse(200, { tasks: page.tasks.map(renderTask), next_cursor: page.nextCursor, has_more: page.nextCursor !== null });
 });

@@ -1,6 +1,7 @@
 import type { AgentManifest } from '#shared/agents/agent';
 import { aiReadinessManifest } from '#shared/agents/ai-readiness/manifest';
 import { salesManifest } from '#shared/agents/sales/manifest';
+import { findAgentListing } from '#shared/agents/directory';
 
 /**
  * The manifests of the built-in agents, without their handlers: what the API's routes need to
@@ -11,5 +12,6 @@ export const builtInManifests: readonly AgentManifest[] = [aiReadinessManifest, 
 
 /** Resolves a canonical slug or an alias (e.g. `ai-readiness`) to its built-in agent's manifest. */
 export function findManifestBySlug(slug: string): AgentManifest | undefined {
-  return builtInManifests.find((manifest) => manifest.slug === slug || manifest.aliases.includes(slug));
+  const canonical = findAgentListing(slug)?.slug;
+  return builtInManifests.find((manifest) => manifest.slug === canonical);
 }

@@ -1,7 +1,7 @@
 import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
-import { findManifestBySlug } from '#shared/agents/manifests';
+import { findAgentListing } from '#shared/agents/directory';
 import { systemClock } from '#shared/domain/clock';
 import { InvalidRequestError } from '#shared/domain/errors';
 import { taskEvent } from '#shared/domain/events';
@@ -35,7 +35,7 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
   const field = request.shape === 'slug' ? 'body.agent' : 'body.agent_id';
   let deployment;
   if (request.shape === 'slug') {
-    const agent = findManifestBySlug(request.agentReference);
+    const agent = findAgentListing(request.agentReference);
     if (!agent) throw new InvalidRequestError(`Unknown agent '${request.agentReference}'.`, [{ path: field, message: 'not a built-in agent' }], 'unknown_agent');
     deployment = deployments.find((candidate) => candidate.agent_slug === agent.slug);
     if (!deployment) {
@@ -45,10 +45,10 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
     deployment = deployments.find((candidate) => candidate.agent_id === request.agentReference);
     if (!deployment) throw new InvalidRequestError(`No deployed agent has id '${request.agentReference}'.`, [{ path: field, message: 'unknown agent_id' }], 'agent_not_deployed');
   }
-  const manifest = findManifestBySlug(deployment.agent_slug)!;
-  if (!manifest.task_types.some((taskType) => taskType.task_type === request.task_type)) {
-    const known = manifest.task_types.map((taskType) => taskType.task_type).join(', ');
-    throw new InvalidRequestError(`Agent '${manifest.slug}' has no task type '${request.task_type}'.`, [{ path: 'body.task_type', message: `must be one of: ${known}` }], 'unknown_task_type');
+  const deployed = findAgentListing(deployment.agent_slug)!;
+  if (!deployed.task_types.includes(request.task_type)) {
+    const known = deployed.task_types.join(', ');
+    throw new InvalidRequestError(`Agent '${deployed.slug}' has no task type '${request.task_type}'.`, [{ path: 'body.task_type', message: `must be one of: ${known}` }], 'unknown_task_type');
   }
   const now = systemClock.now();
   const task: Task = {

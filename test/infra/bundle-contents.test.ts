@@ -49,6 +49,15 @@ describe('function bundle contents', () => {
     expect(withLocales).toEqual([]);
   });
 
+  it('keeps the manifests’ input schemas out of the routes that only resolve a slug', () => {
+    const withSchemas = bundles.filter(({ files }) => files.includes('shared/agents/sales/input-schemas.ts')).map(({ fn }) => fn.handler);
+
+    for (const handler of ['functions/tasks/create-task.ts', 'functions/tasks/list-tasks.ts', 'functions/approvals/list-approvals.ts', 'functions/events/list-events.ts', 'functions/events/stream-events.ts']) {
+      expect(withSchemas).not.toContain(handler);
+    }
+    expect(withSchemas).toContain('functions/agents/get-agent-manifest.ts');
+  });
+
   it('keeps the agents’ code and sample data in the task worker: API routes read manifests only', () => {
     const withAgents = bundles.filter(({ files }) => files.some((file) => /^shared\/agents\/(sales\/sales-agent|sales\/sample-leads|ai-readiness\/ai-readiness-agent)\.ts$/.test(file))).map(({ fn }) => fn.handler);
 

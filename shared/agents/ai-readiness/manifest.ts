@@ -1,4 +1,5 @@
 import type { AgentManifest } from '#shared/agents/agent';
+import { AI_READINESS_AGENT } from '#shared/agents/directory';
 import { fullAuditInputSchema, questionnaireInputSchema } from './input-schemas';
 
 // The AI-readiness agent's manifest apart from its handlers: the API's read paths resolve slugs and
@@ -9,8 +10,8 @@ export const gapSummaryType = 'ai_readiness.gap_summary';
 export const questionnaireResponseType = 'ai_readiness.questionnaire_response';
 
 export const aiReadinessManifest: AgentManifest = {
-  slug: 'ai-readiness-agent',
-  aliases: ['ai-readiness'],
+  slug: AI_READINESS_AGENT.slug,
+  aliases: [...AI_READINESS_AGENT.aliases],
   name: 'AI Readiness Agent',
   description:
     'Audits the tenant\'s AI systems against an EU AI Act rule set and drafts answers to ' +

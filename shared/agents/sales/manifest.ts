@@ -1,4 +1,5 @@
 import type { AgentManifest } from '#shared/agents/agent';
+import { SALES_AGENT } from '#shared/agents/directory';
 import { draftEmailInputSchema, enrichLeadsInputSchema, findLeadsInputSchema, pipelineReportInputSchema } from './input-schemas';
 
 // The sales agent's manifest apart from its handlers: the API's read paths resolve slugs and show
@@ -10,8 +11,8 @@ export const pipelineReportType = 'sales.pipeline_report';
 export const emailDraftType = 'sales.email_draft';
 
 export const salesManifest: AgentManifest = {
-  slug: 'sales',
-  aliases: [],
+  slug: SALES_AGENT.slug,
+  aliases: [...SALES_AGENT.aliases],
   name: 'Sales Agent',
   description: 'Finds and scores leads against an ideal-customer profile, enriches them, drafts approval-gated outreach emails, and reports on outreach.',
   version: '1.0.0',
