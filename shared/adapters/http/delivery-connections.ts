@@ -28,8 +28,9 @@ const MAX_POOLS = 32;
 
 const pools = new Map<string, http.Agent>();
 
+/** A pool's name; `|` appears in none of its parts (IPv6 addresses have colons, not bars). */
 export function poolKey(target: PinnedTarget): string {
-  return `${target.url.protocol}//${target.hostname}@${target.address}:${target.url.port}`;
+  return [target.url.protocol, target.hostname, target.address, target.url.port].join('|');
 }
 
 /** The pool for this target's connections, created on first use. */

@@ -257,6 +257,8 @@ describe('deliverWebhook', () => {
         poolKey(target('http://a.example.test/x', '93.184.216.34')),
         poolKey(target('https://a.example.test:8443/x', '93.184.216.34')),
         poolKey(target('https://b.example.test/x', '93.184.216.34')),
+        poolKey(target('https://b.example.test/x', '2001:db8::1')),
+        poolKey(target('https://b.example.test:1/x', '2001:db8::')),
       ];
 
       expect(new Set(keys).size).toBe(keys.length);
