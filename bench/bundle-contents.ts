@@ -84,6 +84,8 @@ export interface BundleContents {
   packages: Map<string, number>;
   /** Every input file in the bundle, as esbuild names it (relative to the repository). */
   files: string[];
+  /** What the bundle imports from outside itself (Node built-ins), and how: `import-statement`, `dynamic-import`, `require-call`. */
+  externals: { path: string; kind: string }[];
 }
 
 /**
@@ -98,6 +100,7 @@ export async function bundleContents(functions: readonly BenchFunction[]): Promi
   return functions.map((fn, index) => {
     const [, output] = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`fn${index}/index.mjs`)) ?? [];
     if (!output) throw new Error(`esbuild produced no bundle for ${fn.handler}`);
-    return { fn, bytes: output.bytes, packages: packageBytes(result.metafile, [output]), files: Object.keys(output.inputs) };
+    const externals = output.imports.filter((imported) => imported.external).map(({ path, kind }) => ({ path, kind }));
+    return { fn, bytes: output.bytes, packages: packageBytes(result.metafile, [output]), files: Object.keys(output.inputs), externals };
   });
 }

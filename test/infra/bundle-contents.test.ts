@@ -49,6 +49,13 @@ describe('function bundle contents', () => {
     expect(withLocales).toEqual([]);
   });
 
+  it('takes node:http with require, never as an ES module: Node 22 would load undici for its facade at every cold start', () => {
+    const esmImports = bundles.flatMap(({ fn, externals }) => externals.filter(({ path, kind }) => /^(node:)?http$/.test(path) && kind !== 'require-call').map(({ kind }) => `${fn.handler}: ${kind}`));
+
+    expect(bundles.every(({ files }) => files.includes('lib/bundling/node-http-required.ts'))).toBe(true);
+    expect(esmImports).toEqual([]);
+  });
+
   it('keeps the manifests’ input schemas out of the routes that only resolve a slug', () => {
     const withSchemas = bundles.filter(({ files }) => files.includes('shared/agents/sales/input-schemas.ts')).map(({ fn }) => fn.handler);
 
