@@ -87,13 +87,13 @@ function lambdaEnv(file: string): NodeJS.ProcessEnv {
  * bound (reading it and its map comes from the page cache), and on Lambda, whose CPU share
  * follows memory, CPU time is what init costs. Lambda's streaming global is stubbed.
  */
-async function initMs(file: string): Promise<number> {
+async function initMs(node: string, file: string): Promise<number> {
   const script = `globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };
 const started = process.cpuUsage();
 await import(process.argv[1]);
 const used = process.cpuUsage(started);
 process.stdout.write(String((used.user + used.system) / 1000));`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, pathToFileURL(file).href], { env: lambdaEnv(file), timeout: 60_000 });
+  const { stdout } = await run(node, ['--input-type=module', '-e', script, pathToFileURL(file).href], { env: lambdaEnv(file), timeout: 60_000 });
   return Number(stdout);
 }
 
@@ -101,7 +101,7 @@ process.stdout.write(String((used.user + used.system) / 1000));`;
  * Bundles every function as CDK does, measures its size and module init time beside the floor,
  * and names the heavy packages each carries and those its declared access never needs.
  */
-export async function measureBundles(functions: readonly BenchFunction[], runs: number): Promise<BundleReport> {
+export async function measureBundles(functions: readonly BenchFunction[], runs: number, node = process.execPath): Promise<BundleReport> {
   const root = mkdtempSync(join(tmpdir(), 'gatehouse-bench-bundles-'));
   try {
     progress(`bundles: building ${functions.length} functions and the floor`);
@@ -114,8 +114,8 @@ export async function measureBundles(functions: readonly BenchFunction[], runs: 
     const floorTimes: number[] = [];
     const times = built.map((): number[] => []);
     for (let round = 0; round < runs; round++) {
-      floorTimes.push(await initMs(floor.file));
-      for (const [index, entry] of built.entries()) times[index].push(await initMs(entry.file));
+      floorTimes.push(await initMs(node, floor.file));
+      for (const [index, entry] of built.entries()) times[index].push(await initMs(node, entry.file));
     }
     const results: BundleResult[] = built.map((entry, index) => ({
       handler: entry.fn.handler,
@@ -130,7 +130,8 @@ export async function measureBundles(functions: readonly BenchFunction[], runs: 
         .sort((a, b) => b.bytes - a.bytes),
       unneeded: unneededPackages(entry.fn, entry.packages.keys()),
     }));
-    return { floor: { bytes: floor.bytes, lazyBytes: floor.lazyBytes, initMs: median(floorTimes) }, functions: results };
+    const { stdout: nodeVersion } = await run(node, ['--version']);
+    return { node: nodeVersion.trim(), floor: { bytes: floor.bytes, lazyBytes: floor.lazyBytes, initMs: median(floorTimes) }, functions: results };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -19,6 +19,11 @@ export interface BenchConfig {
   meteredScans: number;
   /** Fresh `node` processes per bundle whose init time is the median. */
   initRuns: number;
+  /**
+   * The `node` that loads the bundles for their init time: this one by default, or another
+   * (`BENCH_INIT_NODE`), such as Lambda's major version where this machine has an older one.
+   */
+  initNode: string;
   /** Queue poll loops per consumer in the local runtime (Lambda would scale out instead). */
   workerConcurrency: number;
   /** Phases to run; all by default. */
@@ -58,6 +63,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     meteredTasks: integer(env, 'BENCH_METERED_TASKS', quick ? 5 : 20),
     meteredScans: integer(env, 'BENCH_METERED_SCANS', quick ? 1 : 3),
     initRuns: integer(env, 'BENCH_INIT_RUNS', quick ? 3 : 7),
+    initNode: env.BENCH_INIT_NODE?.trim() || process.execPath,
     workerConcurrency: integer(env, 'BENCH_WORKER_CONCURRENCY', 8),
     phases: phases as Phase[],
   };

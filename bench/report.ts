@@ -124,7 +124,7 @@ function bundlesSection(results: BenchResults): string[] {
   return [
     '### Lambda bundles',
     '',
-    `Floor: a handler that only imports and creates the DynamoDB client: ${num(report.floor.bytes / 1024)} KB loaded at init (${num(report.floor.lazyBytes / 1024)} KB in lazy chunks), init ${num(floor, 1)} ms of CPU (median of ${results.config.initRuns} fresh \`node\` processes).`,
+    `Floor: a handler that only imports and creates the DynamoDB client: ${num(report.floor.bytes / 1024)} KB loaded at init (${num(report.floor.lazyBytes / 1024)} KB in lazy chunks), init ${num(floor, 1)} ms of CPU (median of ${results.config.initRuns} fresh \`node\` processes${report.node ? `, Node ${report.node}` : ''}).`,
     '',
     ...table(['Function', 'Handler', 'Kind', 'Minified KB', 'Lazy chunks KB', 'Init CPU ms', '× floor', 'Heavy packages (bytes in bundle)', 'Unneeded for its access', 'Target'], rows),
     '',

@@ -62,6 +62,8 @@ export interface BundleResult {
 }
 
 export interface BundleReport {
+  /** Version of the `node` that measured init (BENCH_INIT_NODE); absent in results written before it was recorded. */
+  node?: string;
   floor: { bytes: number; lazyBytes: number; initMs: number };
   functions: BundleResult[];
 }

@@ -4,5 +4,5 @@ import { benchFunctions } from '../functions';
 import type { BundleReport } from '../results';
 
 export function run(config: BenchConfig): Promise<BundleReport> {
-  return measureBundles(benchFunctions(), config.initRuns);
+  return measureBundles(benchFunctions(), config.initRuns, config.initNode);
 }

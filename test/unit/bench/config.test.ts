@@ -12,4 +12,9 @@ describe('bench configuration', () => {
     expect(() => benchConfig({ BENCH_SECONDS: '0' })).toThrow(/BENCH_SECONDS/);
     expect(() => benchConfig({ BENCH_PHASES: 'routes,speed' })).toThrow(/speed/);
   });
+
+  it('loads the bundles with this node unless BENCH_INIT_NODE names another', () => {
+    expect(benchConfig({}).initNode).toBe(process.execPath);
+    expect(benchConfig({ BENCH_INIT_NODE: '/opt/node22/bin/node' }).initNode).toBe('/opt/node22/bin/node');
+  });
 });

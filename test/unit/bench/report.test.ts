@@ -20,6 +20,7 @@ function results(): BenchResults {
     ],
     metering: [{ name: 'ai_readiness.full_audit', kind: 'task', units: 5, errors: 0, usage, cost: costOf(usage), raw: { schedulesCreated: 0, schedulesDeleted: 0, emptyReceives: 0, transactions: 3, transactionUnitsPriced: 12, transactionUnitsReportedLocally: 12, localOnlyReadUnits: 0, localOnlyWriteUnits: 0 } }],
     bundles: {
+      node: 'v22.23.3',
       floor: { bytes: 300_000, lazyBytes: 100_000, initMs: 100 },
       functions: [
         { handler: 'functions/tasks/get-task.ts', label: 'GET /tasks/{task_id}', kind: 'api', bytes: 900_000, lazyBytes: 200_000, initMs: 140, heavy: [{ name: '@aws-sdk/client-sqs', bytes: 60_000, lazy: false }], unneeded: ['@aws-sdk/client-sqs'] },
@@ -49,6 +50,7 @@ describe('bench report', () => {
     expect(markdown.startsWith(BEGIN_MARKER)).toBe(true);
     expect(markdown.endsWith(END_MARKER)).toBe(true);
     for (const heading of ['### Targets', '### Routes', '### Cost per task type', '### Lambda bundles', '### End to end']) expect(markdown).toContain(heading);
+    expect(markdown).toContain('fresh `node` processes, Node v22.23.3)');
     expect(markdown).toContain('| GET /tasks/{task_id} | 1 | 600 | 2.0 / 9.0 | 0 | 1000 | 2.0 / 9.0 | 0.60 | ✅ met |');
     expect(markdown).toContain('| GET /tasks | 1 | 300 | 2.0 / 9.0 | 0 | 1000 | 2.0 / 9.0 | 0.30 | ❌ not met |');
     expect(markdown).toContain('| GET /tasks | `functions/tasks/list-tasks.ts` | api | 781 | 98 | 160.0 | 1.60 | csv-stringify (50 KB, lazy) | – | ❌ not met |');
