@@ -84,8 +84,11 @@ export interface BundleContents {
   packages: Map<string, number>;
   /** Every input file in the bundle, as esbuild names it (relative to the repository). */
   files: string[];
-  /** What the bundle imports from outside itself (Node built-ins), and how: `import-statement`, `dynamic-import`, `require-call`. */
-  externals: { path: string; kind: string }[];
+  /**
+   * Every import of the bundle's files: which file, what (a bundled file, or a module left outside,
+   * `external`: Node's built-ins), and how (`import-statement`, `dynamic-import`, `require-call`).
+   */
+  imports: { from: string; path: string; kind: string; external: boolean }[];
 }
 
 /**
@@ -100,7 +103,7 @@ export async function bundleContents(functions: readonly BenchFunction[]): Promi
   return functions.map((fn, index) => {
     const [, output] = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`fn${index}/index.mjs`)) ?? [];
     if (!output) throw new Error(`esbuild produced no bundle for ${fn.handler}`);
-    const externals = output.imports.filter((imported) => imported.external).map(({ path, kind }) => ({ path, kind }));
-    return { fn, bytes: output.bytes, packages: packageBytes(result.metafile, [output]), files: Object.keys(output.inputs), externals };
+    const imports = Object.keys(output.inputs).flatMap((from) => result.metafile.inputs[from].imports.map(({ path, kind, external }) => ({ from, path, kind, external: external === true })));
+    return { fn, bytes: output.bytes, packages: packageBytes(result.metafile, [output]), files: Object.keys(output.inputs), imports };
   });
 }

@@ -50,10 +50,17 @@ describe('function bundle contents', () => {
   });
 
   it('takes node:http with require, never as an ES module: Node 22 would load undici for its facade at every cold start', () => {
-    const esmImports = bundles.flatMap(({ fn, externals }) => externals.filter(({ path, kind }) => /^(node:)?http$/.test(path) && kind !== 'require-call').map(({ kind }) => `${fn.handler}: ${kind}`));
+    const esmImports = bundles.flatMap(({ fn, imports }) => imports.filter(({ path, kind, external }) => external && /^(node:)?http$/.test(path) && kind !== 'require-call').map(({ from, kind }) => `${fn.handler}: ${from} (${kind})`));
 
     expect(bundles.every(({ files }) => files.includes('lib/bundling/node-http-required.ts'))).toBe(true);
     expect(esmImports).toEqual([]);
+  });
+
+  it('gives assert, whose stand-in has only `ok`, only to importers that call nothing else', () => {
+    const importers = new Set(bundles.flatMap(({ imports }) => imports.filter(({ path }) => path === 'lib/bundling/assert-ok.ts' || /^(node:)?assert(\/strict)?$/.test(path)).map(({ from, path }) => `${from} -> ${path}`)));
+
+    // Both call `assert.ok(...)` or `assert(...)` and nothing else; read a new importer before adding it here.
+    expect([...importers].sort()).toEqual(['node_modules/cls-hooked/context.js -> lib/bundling/assert-ok.ts', 'node_modules/https-proxy-agent/dist/index.js -> lib/bundling/assert-ok.ts']);
   });
 
   it('keeps the manifests’ input schemas out of the routes that only resolve a slug', () => {
