@@ -99,9 +99,10 @@ function deliveryData(event: ServiceEvent, task: Awaited<ReturnType<typeof taskR
  * recorded.
  *
  * A task's events in the batch are taken together, and all the batch's records are written before
- * any attempt is queued. A delivery whose predecessor has not ended (written here, or read) is found
- * by that one's `releaseNext` when it ends, so its own first attempt is only a backstop, queued
- * after BACKSTOP_SECONDS instead of at once to find the predecessor still open. The
+ * any attempt is queued. Then every predecessor is read, those written here too, and a delivery
+ * whose predecessor has not ended is found by that one's `releaseNext` when it ends, so its own
+ * first attempt is only a backstop, queued after BACKSTOP_SECONDS instead of at once to find the
+ * predecessor still open. The
  * subscriptions, the task record and the task's history are read once per batch, and attempts
  * are queued ten to a request.
  */
@@ -132,12 +133,12 @@ export async function fanOutEvents(events: readonly ServiceEvent[]): Promise<Map
   );
 
   const fresh = [...written.values()].flat();
-  // Queued by this batch: surely not ended yet; other predecessors are read, after the writes above.
-  const queuedHere = new Set(fresh.map((delivery) => `${delivery.tenant_id}|${delivery.webhook_id}|${delivery.event_id}`));
+  // Every predecessor is read, after the writes above, those this batch wrote too: a deliverer
+  // whose delivery of the task ended meanwhile may have found one of them and sent it already.
   const previousKey = (delivery: Delivery) => `${delivery.tenant_id}|${delivery.webhook_id}|${delivery.previous_event_id}`;
   let ended: Set<string>;
   try {
-    ended = await endedAmong(fresh.filter((delivery) => typeof delivery.previous_event_id === 'string' && !queuedHere.has(previousKey(delivery))));
+    ended = await endedAmong(fresh.filter((delivery) => typeof delivery.previous_event_id === 'string'));
   } catch (error) {
     for (const eventId of written.keys()) outcomes.set(eventId, { error });
     return outcomes;
