@@ -102,9 +102,8 @@ function deliveryData(event: ServiceEvent, task: Awaited<ReturnType<typeof taskR
  * any attempt is queued. Then every predecessor is read, those written here too, and a delivery
  * whose predecessor has not ended is found by that one's `releaseNext` when it ends, so its own
  * first attempt is only a backstop, queued after BACKSTOP_SECONDS instead of at once to find the
- * predecessor still open. The
- * subscriptions, the task record and the task's history are read once per batch, and attempts
- * are queued ten to a request.
+ * predecessor still open. The subscriptions, the task record and the task's history are read once
+ * per batch, and attempts are queued ten to a request.
  */
 export async function fanOutEvents(events: readonly ServiceEvent[]): Promise<Map<string, FanOutOutcome>> {
   const outcomes = new Map<string, FanOutOutcome>();

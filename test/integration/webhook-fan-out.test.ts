@@ -58,7 +58,7 @@ describe('webhook fan-out with DynamoDB Local and the SQS emulator', () => {
     } finally {
       stack.remove('sendFirstDeliveryAtOnce');
     }
-    expect((await webhookRepository.getDelivery(tenantId, webhook.webhook_id, second.event_id))).toMatchObject({ status: 'pending', previous_event_id: first.event_id });
+    expect(await webhookRepository.getDelivery(tenantId, webhook.webhook_id, second.event_id)).toMatchObject({ status: 'pending', previous_event_id: first.event_id });
     // Not a backstop 30 s away: nothing else would send it until then.
     const attempts = await visibleAttempts();
     expect(attempts.map((attempt) => attempt.event_id)).toContain(second.event_id);

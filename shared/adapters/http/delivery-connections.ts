@@ -17,7 +17,7 @@ import type { PinnedTarget } from '#shared/adapters/http/ssrf-guard';
  * servers, so that we rarely pick one the receiver is closing (that race is retried on a fresh
  * connection, see deliver-webhook.ts). A receiver's `Keep-Alive: timeout=` hint shortens it.
  */
-export const IDLE_CONNECTION_MS = 4_000;
+const IDLE_CONNECTION_MS = 4_000;
 /** Idle connections kept per pool; more are closed as their responses end. */
 const IDLE_CONNECTIONS_PER_POOL = 16;
 /**
