@@ -8,6 +8,7 @@ import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
 import { ACTIVE_TASK_SHARDS, keys } from '#shared/adapters/dynamodb/keys';
 import { GSI1, GSI3, TTL_ATTRIBUTE } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import { followsStep, storedTaskState, taskTransition, type TransactItem } from '#shared/adapters/dynamodb/task-transition';
 import type { ApprovalDecision } from '#shared/agents/agent';
 import type { Approval, ApprovalStatus } from '#shared/domain/approval';
 import type { ArtifactApprovalStatus } from '#shared/domain/artifact';
@@ -15,9 +16,9 @@ import { expiryEpoch } from '#shared/domain/retention';
 import type { ServiceEvent } from '#shared/domain/event';
 import type { StepOutcome } from '#shared/domain/ports';
 import type { Task } from '#shared/domain/task';
+import { refusedStepOutcome } from '#shared/domain/task-state';
 
 type Item = Record<string, NativeAttributeValue>;
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** What a resolution writes besides the approval itself. */
 export interface ResolutionWrites {
@@ -34,21 +35,6 @@ export interface ResolutionWrites {
   toolCallPending?: boolean;
 }
 
-/** The task update that parks or resumes a task, shared by the transactions below. */
-function resumeTaskItem(task: Task, step: number, decision: ApprovalDecision, now: string): TransactItem {
-  const active = keys.activeTask(task.tenant_id, task.task_id);
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: keys.task(task.tenant_id, task.task_id),
-      UpdateExpression: 'SET #status = :running, updated_at = :now, resumed_at = :now, decisions.#step = :decision, #activePk = :activePk, #activeSk = :activeSk',
-      ConditionExpression: '#status = :awaiting',
-      ExpressionAttributeNames: { '#status': 'status', '#step': String(step), '#activePk': GSI3.partitionKey, '#activeSk': GSI3.sortKey },
-      ExpressionAttributeValues: { ':running': 'running', ':awaiting': 'awaiting_approval', ':now': now, ':decision': decision, ':activePk': active[GSI3.partitionKey], ':activeSk': active[GSI3.sortKey] },
-    },
-  };
-}
-
 /** Approvals: one item each, listed by status (gsi1), newest first. */
 export class DynamoApprovalRepository {
   private get client() {
@@ -56,48 +42,26 @@ export class DynamoApprovalRepository {
   }
 
   /**
-   * Agent-context call `step` asks for approval: the task parks (`running → awaiting_approval`),
-   * the approval and `approval.requested` are written, all in one transaction that holds only if
-   * exactly `step - 1` calls were applied before.
+   * Agent-context call `step` asks for approval: the task parks (`pause`), the approval and
+   * `approval.requested` are written, all in one transaction that holds only if exactly `step - 1`
+   * calls were applied before.
    */
   async pause(task: Task, step: number, approval: Approval, event: ServiceEvent): Promise<StepOutcome> {
-    try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.task(task.tenant_id, task.task_id),
-                UpdateExpression: `SET #status = :awaiting, step = :step, updated_at = :now REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
-                ConditionExpression: '#status = :running AND step = :previous',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':awaiting': 'awaiting_approval', ':running': 'running', ':step': step, ':previous': step - 1, ':now': event.created_at },
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...keys.approval(approval.tenant_id, approval.approval_id),
-                  ...keys.approvalListing(approval.tenant_id, 'pending', approval.approval_id),
-                  ...keys.pendingApproval(approval.tenant_id, approval.approval_id),
-                  entity: 'approval',
-                  ...approval,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            await eventPut(event),
-          ],
-        }),
-      );
-      return 'applied';
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.task(task.tenant_id, task.task_id), ConsistentRead: true }));
-      return Item && Item.step >= step && (Item.status === 'awaiting_approval' || Item.status === 'running') ? 'already_applied' : 'task_not_running';
-    }
+    const approvalPut: TransactItem = {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.approval(approval.tenant_id, approval.approval_id),
+          ...keys.approvalListing(approval.tenant_id, 'pending', approval.approval_id),
+          ...keys.pendingApproval(approval.tenant_id, approval.approval_id),
+          entity: 'approval',
+          ...approval,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+    const paused = await taskTransition({ task, trigger: 'pause', at: event.created_at, fields: { step }, condition: followsStep(step - 1), items: [approvalPut], events: [event] });
+    return paused ? 'applied' : refusedStepOutcome(task.shape, 'pause', step, await storedTaskState(task));
   }
 
   async get(tenantId: string, approvalId: string): Promise<Approval | undefined> {
@@ -211,7 +175,6 @@ export class DynamoApprovalRepository {
           ExpressionAttributeValues: values,
         },
       },
-      await eventPut(writes.event),
     ];
     if (writes.artifactStatus && approval.artifact_id) {
       const retention = writes.artifactRetention;
@@ -233,14 +196,7 @@ export class DynamoApprovalRepository {
         },
       });
     }
-    if (writes.resume) items.push(resumeTaskItem(writes.resume.task, approval.step, writes.resume.decision, writes.event.created_at));
-    try {
-      await this.client.send(new TransactWriteCommand({ TransactItems: items }));
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return this.commit(items, writes.event, writes.resume && { ...writes.resume, step: approval.step, at: writes.event.created_at });
   }
 
   /** Records the executed action with `tool_call.executed` and, when given, resumes the task. */
@@ -256,22 +212,27 @@ export class DynamoApprovalRepository {
           ExpressionAttributeValues: { ':execution': execution, ':approved': 'approved' },
         },
       },
-      await eventPut(event),
     ];
-    if (resume) items.push(resumeTaskItem(resume.task, approval.step, resume.decision, event.created_at));
-    try {
-      await this.client.send(new TransactWriteCommand({ TransactItems: items }));
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return this.commit(items, event, resume && { ...resume, step: approval.step, at: event.created_at });
   }
 
   /** Resumes a task parked on an approval whose execution is already recorded. */
-  async resumeTask(task: Task, step: number, decision: ApprovalDecision, now: string): Promise<boolean> {
+  resumeTask(task: Task, step: number, decision: ApprovalDecision, now: string): Promise<boolean> {
+    return this.commit([], undefined, { task, step, decision, at: now });
+  }
+
+  /**
+   * Writes an approval's items and event in one transaction; with `resume`, the parked task's
+   * `resume` (the decision recorded for its call `step`) joins it. False when a condition failed.
+   */
+  private async commit(items: TransactItem[], event: ServiceEvent | undefined, resume?: { task: Task; step: number; decision: ApprovalDecision; at: string }): Promise<boolean> {
+    const events = event ? [event] : [];
+    if (resume) {
+      const decision = { expression: 'decisions.#step = :decision', names: { '#step': String(resume.step) }, values: { ':decision': resume.decision } };
+      return Boolean(await taskTransition({ task: resume.task, trigger: 'resume', at: resume.at, fields: { resumed_at: resume.at }, update: decision, items, events }));
+    }
     try {
-      await this.client.send(new TransactWriteCommand({ TransactItems: [resumeTaskItem(task, step, decision, now)] }));
+      await this.client.send(new TransactWriteCommand({ TransactItems: [...items, ...(await Promise.all(events.map((one) => eventPut(one))))] }));
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;

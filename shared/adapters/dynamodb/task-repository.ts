@@ -1,60 +1,22 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { artifactItem } from '#shared/adapters/dynamodb/artifact-repository';
 import { queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { keys, ACTIVE_TASK_SHARDS } from '#shared/adapters/dynamodb/keys';
-import { GSI1, GSI2, GSI3 } from '#shared/adapters/dynamodb/table-definition';
-import { eventPut } from '#shared/adapters/dynamodb/event-item';
+import { GSI1, GSI2 } from '#shared/adapters/dynamodb/table-definition';
 import { encodeCursor, decodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
-import { splitTaskInput, withInput, withInputs } from '#shared/adapters/dynamodb/task-input';
+import { withInput, withInputs } from '#shared/adapters/dynamodb/task-input';
+import { followsStep, storedTaskState, taskTransition, type ExpressionPart, type TransactItem } from '#shared/adapters/dynamodb/task-transition';
 import type { Artifact } from '#shared/domain/artifact';
 import type { ServiceEvent } from '#shared/domain/event';
 import type { BufferedProgress, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
 import type { Task, TaskError } from '#shared/domain/task';
-import { sourceStatuses, transitionConflict, isDispatchable, type TaskStatus, type TaskTrigger } from '#shared/domain/task-state';
-import { logger } from '#shared/observability/logger';
-import { recordMetric } from '#shared/observability/metrics';
+import { refusedStepOutcome, transitionConflict, transitionOf, type TaskStatus } from '#shared/domain/task-state';
 
 type Item = Record<string, NativeAttributeValue>;
-
-/** The task's item and, when its input is large, the item that holds the input (task-input.ts). */
-function taskItems(task: Task): { taskItem: Item; inputItem?: Item } {
-  const { taskFields, inputItem } = splitTaskInput(task);
-  return {
-    taskItem: {
-      ...keys.task(task.tenant_id, task.task_id),
-      ...keys.taskListing(task.tenant_id, task.task_id),
-      ...keys.taskByAgentListing(task.tenant_id, task.agent, task.task_id),
-      ...(isDispatchable(task.status) ? keys.activeTask(task.tenant_id, task.task_id) : {}),
-      entity: 'task',
-      ...taskFields,
-    },
-    inputItem,
-  };
-}
-
-const statusCondition = (trigger: TaskTrigger, task: Task) => {
-  const sources = sourceStatuses(task.shape, trigger);
-  const names = sources.map((_, index) => `:from${index}`);
-  return {
-    expression: `#status IN (${names.join(', ')})`,
-    values: Object.fromEntries(sources.map((status, index) => [names[index], status])),
-  };
-};
-
-/**
- * Counts a task's terminal transition, here where it is applied exactly once (the conditional
- * write that won), whichever path ended it: the worker, a cancel, the sweeper.
- */
-function countTerminal(task: Task, status: 'complete' | 'failed' | 'cancelled', at: string, error?: TaskError): void {
-  const breakdown = { agent: task.agent, task_type: task.task_type };
-  recordMetric(status === 'complete' ? 'tasksCompleted' : status === 'failed' ? 'tasksFailed' : 'tasksCancelled', 1, breakdown);
-  recordMetric('taskDuration', Math.max(0, Date.parse(at) - Date.parse(task.created_at)), breakdown);
-  logger.info('task ended', { tenant_id: task.tenant_id, task_id: task.task_id, status, agent: task.agent, task_type: task.task_type, ...(error ? { error_code: error.code } : {}) });
-}
 
 export interface TaskListQuery {
   agent?: string;
@@ -63,29 +25,15 @@ export interface TaskListQuery {
   cursor?: string;
 }
 
-/** Tasks in the single table. Every write that changes a task's state is conditional. */
+/** Tasks in the single table. Every write of a task's state goes through `taskTransition` (task-transition.ts). */
 export class DynamoTaskRepository implements TaskExecutionStore {
   private get client() {
     return documentClient();
   }
 
-  /**
-   * Creates the task and its `task.created` event in one transaction. A large input is put just
-   * before, on its own: no reader looks for it until the task exists, and outside the transaction
-   * it is billed once per KB instead of twice. A transaction that then fails leaves the input item
-   * without a task, which nothing reads.
-   */
+  /** Creates the task and its `task.created` event in one transaction. */
   async create(task: Task, event: ServiceEvent): Promise<void> {
-    const { taskItem, inputItem } = taskItems(task);
-    if (inputItem) await this.client.send(new PutCommand({ TableName: tableName(), Item: inputItem }));
-    await this.client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: tableName(), Item: taskItem, ConditionExpression: 'attribute_not_exists(pk)' } },
-          await eventPut(event),
-        ],
-      }),
-    );
+    if (!(await taskTransition({ task, trigger: 'create', events: [event] }))) throw new Error(`Task ${task.task_id} exists already.`);
   }
 
   async load(tenantId: string, taskId: string): Promise<Task | undefined> {
@@ -122,31 +70,8 @@ export class DynamoTaskRepository implements TaskExecutionStore {
   }
 
   async start(task: Task, event: ServiceEvent): Promise<Task | undefined> {
-    const condition = statusCondition('start', task);
-    try {
-      const result = await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.task(task.tenant_id, task.task_id),
-                UpdateExpression: 'SET #status = :running, started_at = :now, updated_at = :now',
-                ConditionExpression: condition.expression,
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ...condition.values, ':running': 'running', ':now': event.created_at },
-              },
-            },
-            await eventPut(event),
-          ],
-        }),
-      );
-      void result;
-      return { ...task, status: 'running', started_at: event.created_at, updated_at: event.created_at };
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
+    const status = await taskTransition({ task, trigger: 'start', at: event.created_at, fields: { started_at: event.created_at }, events: [event] });
+    return status ? { ...task, status, started_at: event.created_at, updated_at: event.created_at } : undefined;
   }
 
   recordProgress(task: Task, step: number, progress: BufferedProgress): Promise<StepOutcome> {
@@ -176,44 +101,10 @@ export class DynamoTaskRepository implements TaskExecutionStore {
    * holds only if the task is still running and exactly `previous` calls were applied before it.
    * Several calls share one write when progress calls were buffered (docs/agent-runtime.md).
    */
-  private async applyStep(
-    task: Task,
-    step: number,
-    previous: number,
-    extraWrites: object[],
-    events: ServiceEvent[],
-    update?: { expression: string; names: Record<string, string>; values: Item },
-  ): Promise<StepOutcome> {
-    try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.task(task.tenant_id, task.task_id),
-                UpdateExpression: `SET step = :step, updated_at = :now${update ? `, ${update.expression}` : ''}`,
-                ConditionExpression: '#status = :running AND step = :previous',
-                ExpressionAttributeNames: { '#status': 'status', ...(update?.names ?? {}) },
-                ExpressionAttributeValues: { ':step': step, ':previous': previous, ':running': 'running', ':now': events.at(-1)!.created_at, ...(update?.values ?? {}) },
-              },
-            },
-            ...extraWrites,
-            ...(await Promise.all(events.map((event) => eventPut(event)))),
-          ] as never,
-        }),
-      );
-      return 'applied';
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      return this.explainStepFailure(task, step);
-    }
-  }
-
-  private async explainStepFailure(task: Task, step: number): Promise<StepOutcome> {
-    const current = await this.load(task.tenant_id, task.task_id);
-    if (!current || current.status !== 'running') return 'task_not_running';
-    return current.step >= step ? 'already_applied' : 'task_not_running';
+  private async applyStep(task: Task, step: number, previous: number, items: TransactItem[], events: ServiceEvent[], update?: ExpressionPart): Promise<StepOutcome> {
+    const at = events.at(-1)!.created_at;
+    if (await taskTransition({ task, trigger: 'step', at, fields: { step }, update, condition: followsStep(previous), items, events })) return 'applied';
+    return refusedStepOutcome(task.shape, 'step', step, await storedTaskState(task));
   }
 
   complete(task: Task, completedAt: string, event: ServiceEvent): Promise<StepOutcome> {
@@ -241,41 +132,10 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return this.finish(task, 'time_out', { completed_at: failedAt, error }, event, { expression: sameRun.join(' AND '), names, values });
   }
 
-  private async finish(task: Task, trigger: 'complete' | 'fail' | 'time_out', fields: Item, event: ServiceEvent, extra?: { expression: string; names: Record<string, string>; values: Item }): Promise<StepOutcome> {
-    const condition = statusCondition(trigger, task);
-    const to = trigger === 'complete' ? 'complete' : 'failed';
-    const sets = Object.keys(fields).map((name) => `#${name} = :${name}`);
-    try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.task(task.tenant_id, task.task_id),
-                UpdateExpression: `SET #status = :to, updated_at = :now, ${sets.join(', ')} REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
-                ConditionExpression: extra ? `${condition.expression} AND ${extra.expression}` : condition.expression,
-                ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(Object.keys(fields).map((name) => [`#${name}`, name])), ...extra?.names },
-                ExpressionAttributeValues: {
-                  ...condition.values,
-                  ...extra?.values,
-                  ':to': to,
-                  ':now': event.created_at,
-                  ...Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value])),
-                },
-              },
-            },
-            await eventPut(event),
-          ],
-        }),
-      );
-      countTerminal(task, to, event.created_at, fields.error as TaskError | undefined);
-      return 'applied';
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const current = await this.load(task.tenant_id, task.task_id);
-      return current?.status === to ? 'already_applied' : 'task_not_running';
-    }
+  private async finish(task: Task, trigger: 'complete' | 'fail' | 'time_out', fields: Item, event: ServiceEvent, condition?: ExpressionPart): Promise<StepOutcome> {
+    if (await taskTransition({ task, trigger, at: event.created_at, fields, condition, events: [event] })) return 'applied';
+    const current = await storedTaskState(task);
+    return current?.status === transitionOf(task.shape, trigger).to ? 'already_applied' : 'task_not_running';
   }
 
   /**
@@ -283,32 +143,9 @@ export class DynamoTaskRepository implements TaskExecutionStore {
    * ConflictError when the task already ended; exactly one of two racing cancels wins.
    */
   async cancel(task: Task, event: ServiceEvent): Promise<Task> {
-    const condition = statusCondition('cancel', task);
-    try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.task(task.tenant_id, task.task_id),
-                UpdateExpression: `SET #status = :cancelled, updated_at = :now, completed_at = :now REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
-                ConditionExpression: condition.expression,
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ...condition.values, ':cancelled': 'cancelled', ':now': event.created_at },
-              },
-            },
-            await eventPut(event),
-          ],
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const current = await this.load(task.tenant_id, task.task_id);
-      throw transitionConflict(current?.status ?? task.status, 'cancel');
-    }
-    const cancelled: Task = { ...task, status: 'cancelled', updated_at: event.created_at, completed_at: event.created_at };
-    countTerminal(task, 'cancelled', event.created_at);
+    const status = await taskTransition({ task, trigger: 'cancel', at: event.created_at, fields: { completed_at: event.created_at }, events: [event] });
+    if (!status) throw transitionConflict((await storedTaskState(task))?.status ?? task.status, 'cancel');
+    const cancelled: Task = { ...task, status, updated_at: event.created_at, completed_at: event.created_at };
     await this.discardArtifacts(cancelled);
     return { ...cancelled, artifacts: {} };
   }

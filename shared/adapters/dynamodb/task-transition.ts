@@ -1,0 +1,183 @@
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { eventPut } from '#shared/adapters/dynamodb/event-item';
+import { keys } from '#shared/adapters/dynamodb/keys';
+import { GSI3 } from '#shared/adapters/dynamodb/table-definition';
+import { splitTaskInput } from '#shared/adapters/dynamodb/task-input';
+import { isConditionFailure } from '#shared/adapters/dynamodb/transactions';
+import type { ServiceEvent } from '#shared/domain/event';
+import type { Task, TaskError } from '#shared/domain/task';
+import { isDispatchable, isTerminal, transitionOf, type TaskStatus, type TaskTrigger } from '#shared/domain/task-state';
+import { logger } from '#shared/observability/logger';
+import { recordMetric } from '#shared/observability/metrics';
+
+type Item = Record<string, NativeAttributeValue>;
+export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** A piece of an update or condition expression with its own placeholders. */
+export interface ExpressionPart {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Item;
+}
+
+interface Writes {
+  /** The events that record the write, put in the same transaction. */
+  events: readonly ServiceEvent[];
+  /** Further writes of the same transaction (an artifact, an approval): all or none apply. */
+  items?: readonly TransactItem[];
+}
+
+/** A task write: its creation (`task` is the new task), or a trigger applied to the task as read. */
+export type TaskTransitionRequest =
+  | (Writes & { trigger: 'create'; task: Task })
+  | (Writes & {
+      trigger: TaskTrigger;
+      task: Pick<Task, 'tenant_id' | 'task_id' | 'shape' | 'agent' | 'task_type' | 'created_at'>;
+      /** The write's time: the task's new `updated_at`. */
+      at: string;
+      /** Top-level attributes to set besides `status` and `updated_at`. */
+      fields?: Item;
+      /** Map entries to set besides the fields (an artifact summary, a decision). */
+      update?: ExpressionPart;
+      /** Conditions besides the source states (the call a step follows, the run a time-out judged). */
+      condition?: ExpressionPart;
+    });
+
+/** The condition of an agent-context write: exactly `previous` calls were applied before it. */
+export function followsStep(previous: number): ExpressionPart {
+  return { expression: 'step = :previous', values: { ':previous': previous } };
+}
+
+/**
+ * Every write of a task goes through here: the state machine (`transitionOf`) gives the states it
+ * may leave from, which become its condition, and the state it leads to, which decides whether the
+ * task keeps its keys of the active-task index. The task's write, its events and `items` are one
+ * transaction. Returns the task's new status, or undefined when a condition did not hold.
+ */
+export async function taskTransition(request: TaskTransitionRequest): Promise<TaskStatus | undefined> {
+  const { to } = transitionOf(request.task.shape, request.trigger);
+  const taskWrite = request.trigger === 'create' ? await creation(request.task) : update(request);
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({ TransactItems: [taskWrite, ...(request.items ?? []), ...(await Promise.all(request.events.map((event) => eventPut(event))))] }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+  if (request.trigger !== 'create' && isTerminal(to)) countTerminal(request.task, to, request.at, request.fields?.error as TaskError | undefined);
+  return to;
+}
+
+/**
+ * The new task's put. A large input is put just before, on its own: no reader looks for it until
+ * the task exists, and outside the transaction it is billed once per KB instead of twice. A
+ * transaction that then fails leaves the input item without a task, which nothing reads.
+ */
+async function creation(task: Task): Promise<TransactItem> {
+  const { to, dispatchable } = transitionOf(task.shape, 'create');
+  if (task.status !== to) throw new Error(`A new ${task.shape}-shaped task starts ${to}, not ${task.status}.`);
+  const { taskFields, inputItem } = splitTaskInput(task);
+  if (inputItem) await documentClient().send(new PutCommand({ TableName: tableName(), Item: inputItem }));
+  const item = {
+    ...keys.task(task.tenant_id, task.task_id),
+    ...keys.taskListing(task.tenant_id, task.task_id),
+    ...keys.taskByAgentListing(task.tenant_id, task.agent, task.task_id),
+    ...(dispatchable ? keys.activeTask(task.tenant_id, task.task_id) : {}),
+    entity: 'task',
+    ...taskFields,
+  };
+  return { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/**
+ * A trigger's update. It writes only what can change: the status unless the trigger keeps it (a
+ * step), the active-task keys when the task enters the index (so a step or a start never rewrites
+ * them) and their removal when it leaves it.
+ */
+function update(request: Extract<TaskTransitionRequest, { at: string }>): TransactItem {
+  const { task, trigger, at } = request;
+  const { from, to, dispatchable } = transitionOf(task.shape, trigger);
+  const names: Record<string, string> = { '#status': 'status', '#updatedAt': 'updated_at' };
+  const values: Item = { ':at': at };
+  const sets = ['#updatedAt = :at'];
+  const removes: string[] = [];
+  if (from.some((status) => status !== to)) {
+    sets.unshift('#status = :to');
+    values[':to'] = to;
+  }
+  for (const [name, value] of Object.entries(request.fields ?? {})) {
+    if (value === undefined) continue;
+    names[`#set_${name}`] = name;
+    values[`:set_${name}`] = value;
+    sets.push(`#set_${name} = :set_${name}`);
+  }
+  const entersIndex = dispatchable && !from.every(isDispatchable);
+  if (entersIndex || !dispatchable) {
+    names['#activePk'] = GSI3.partitionKey;
+    names['#activeSk'] = GSI3.sortKey;
+    if (entersIndex) {
+      const active = keys.activeTask(task.tenant_id, task.task_id);
+      Object.assign(values, { ':activePk': active[GSI3.partitionKey], ':activeSk': active[GSI3.sortKey] });
+      sets.push('#activePk = :activePk', '#activeSk = :activeSk');
+    } else {
+      removes.push('#activePk', '#activeSk');
+    }
+  }
+  const sources = from.map((status, index) => {
+    values[`:from${index}`] = status;
+    return `:from${index}`;
+  });
+  const conditions = [`#status IN (${sources.join(', ')})`];
+  for (const part of [request.update, request.condition]) {
+    if (!part) continue;
+    (part === request.update ? sets : conditions).push(part.expression);
+    mergeOwn(names, part.names);
+    mergeOwn(values, part.values);
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.task(task.tenant_id, task.task_id),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** Adds a caller's placeholders; one that would shadow the transition's own is a programming error. */
+function mergeOwn<T>(into: Record<string, T>, from: Record<string, T> | undefined): void {
+  for (const [placeholder, value] of Object.entries(from ?? {})) {
+    if (placeholder in into) throw new Error(`Placeholder ${placeholder} is taken by the task transition.`);
+    into[placeholder] = value;
+  }
+}
+
+/** The task's status and step as stored now (strongly consistent), to explain a refused write. */
+export async function storedTaskState(task: Pick<Task, 'tenant_id' | 'task_id'>): Promise<Pick<Task, 'status' | 'step'> | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.task(task.tenant_id, task.task_id),
+      ConsistentRead: true,
+      ProjectionExpression: '#status, step',
+      ExpressionAttributeNames: { '#status': 'status' },
+    }),
+  );
+  return Item as Pick<Task, 'status' | 'step'> | undefined;
+}
+
+/**
+ * Counts a task's terminal transition, here where it is applied exactly once (the conditional
+ * write that won), whichever path ended it: the worker, a cancel, the sweeper.
+ */
+function countTerminal(task: Pick<Task, 'tenant_id' | 'task_id' | 'agent' | 'task_type' | 'created_at'>, status: TaskStatus, at: string, error?: TaskError): void {
+  const breakdown = { agent: task.agent, task_type: task.task_type };
+  recordMetric(status === 'complete' ? 'tasksCompleted' : status === 'failed' ? 'tasksFailed' : 'tasksCancelled', 1, breakdown);
+  recordMetric('taskDuration', Math.max(0, Date.parse(at) - Date.parse(task.created_at)), breakdown);
+  logger.info('task ended', { tenant_id: task.tenant_id, task_id: task.task_id, status, agent: task.agent, task_type: task.task_type, ...(error ? { error_code: error.code } : {}) });
+}
