@@ -1,10 +1,11 @@
 import type { Task, TaskError } from '#shared/domain/task';
-import type { DetectorRun, ScanStatus } from '#shared/scans/scan';
 
 /**
  * What the stuck-work sweeper considers stuck, and what it does about it. Pure rules over the
  * records' timestamps; the sweeper service reads the sparse active indexes and applies them with
  * conditional writes, so a worker finishing at the same moment and the sweeper never both win.
+ * The rule for scans' detector runs is in shared/scans/detector-run-redrive.ts, beside the scan
+ * model, so that the domain does not depend on scans.
  */
 export interface SweepPolicy {
   /**
@@ -39,12 +40,14 @@ export type TaskVerdict =
   | { action: 'redispatch'; reason: 'dispatch_lost' | 'worker_lost' }
   | { action: 'none' };
 
-const seconds = (from: string | undefined, now: Date): number => (from ? (now.getTime() - Date.parse(from)) / 1000 : 0);
-const latest = (...times: (string | undefined)[]): string | undefined => times.filter((time): time is string => Boolean(time)).sort().at(-1);
+/** Seconds from the ISO time `from` to `now`; 0 when there is no time. */
+export const secondsSince = (from: string | undefined, now: Date): number => (from ? (now.getTime() - Date.parse(from)) / 1000 : 0);
+/** The latest of some ISO times (they sort as text), ignoring the missing ones. */
+export const latestTime = (...times: (string | undefined)[]): string | undefined => times.filter((time): time is string => Boolean(time)).sort().at(-1);
 
 /** When a task last entered `running`: its deadline counts from here (a pause does not count). */
 export function runningSince(task: Pick<Task, 'started_at' | 'resumed_at'>): string | undefined {
-  return latest(task.started_at, task.resumed_at);
+  return latestTime(task.started_at, task.resumed_at);
 }
 
 function redispatchDelaySeconds(count: number | undefined, policy: SweepPolicy): number {
@@ -61,13 +64,13 @@ function redispatchDelaySeconds(count: number | undefined, policy: SweepPolicy):
 export function taskVerdict(task: ActiveTask, now: Date, policy: SweepPolicy): TaskVerdict {
   if (task.status === 'running') {
     const deadlineSeconds = policy.taskDeadlineSeconds;
-    if (seconds(runningSince(task), now) > deadlineSeconds) return { action: 'time_out', deadlineSeconds };
-    if (seconds(latest(task.updated_at, task.redispatched_at), now) > policy.stalledTaskSeconds) return { action: 'redispatch', reason: 'worker_lost' };
+    if (secondsSince(runningSince(task), now) > deadlineSeconds) return { action: 'time_out', deadlineSeconds };
+    if (secondsSince(latestTime(task.updated_at, task.redispatched_at), now) > policy.stalledTaskSeconds) return { action: 'redispatch', reason: 'worker_lost' };
     return { action: 'none' };
   }
   if (task.status === 'queued' || task.status === 'pending') {
-    const since = latest(task.created_at, task.redispatched_at);
-    if (seconds(since, now) > redispatchDelaySeconds(task.redispatch_count, policy)) return { action: 'redispatch', reason: 'dispatch_lost' };
+    const since = latestTime(task.created_at, task.redispatched_at);
+    if (secondsSince(since, now) > redispatchDelaySeconds(task.redispatch_count, policy)) return { action: 'redispatch', reason: 'dispatch_lost' };
   }
   return { action: 'none' };
 }
@@ -77,25 +80,9 @@ export function agentTimeoutError(deadlineSeconds: number): TaskError {
   return { code: 'agent_timeout', message: `The agent did not finish within ${deadlineSeconds} seconds of running.` };
 }
 
-/** A detector run as the sweeper sees it; `redriven_at` is the sweeper's last re-send. */
-export type SweptDetectorRun = Partial<Pick<DetectorRun, 'status' | 'started_at'>> & { redriven_at?: string };
-
-/**
- * Whether to send a scan's detector message again: a run left `running` longer than the detector
- * worker may live (its worker died), or a run still `pending` long after the scan was created or
- * last re-driven (its message was lost). Runs that ended, and scans that ended, are left alone.
- */
-export function detectorRunNeedsRedrive(scan: { status: ScanStatus; created_at: string }, run: SweptDetectorRun | undefined, now: Date, policy: SweepPolicy): boolean {
-  if (scan.status !== 'pending' && scan.status !== 'running') return false;
-  const status = run?.status ?? 'pending';
-  if (status === 'running') return seconds(latest(run?.started_at, run?.redriven_at), now) > policy.stalledDetectorRunSeconds;
-  if (status === 'pending') return seconds(latest(scan.created_at, run?.redriven_at), now) > policy.redispatchAfterSeconds;
-  return false;
-}
-
 /** Whether an approved action the tool proxy has not executed was resolved long enough ago to re-send. */
 export function toolCallNeedsRedispatch(approval: { resolved_at?: string; created_at: string }, now: Date, policy: SweepPolicy): boolean {
-  return seconds(approval.resolved_at ?? approval.created_at, now) > policy.redispatchAfterSeconds;
+  return secondsSince(approval.resolved_at ?? approval.created_at, now) > policy.redispatchAfterSeconds;
 }
 
 /** What one sweep did, for the log line and the ApprovalsPending, TasksTimedOut and ScansRedriven metrics. */

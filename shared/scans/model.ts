@@ -70,13 +70,21 @@ export interface FetchedPage {
   tls?: { protocol?: string; cipher?: string; valid_to?: string; issuer?: string; authorized: boolean; authorization_error?: string };
 }
 
+/** Why a URL gave no page: refused (the SSRF guard), out of time, or the network failed. */
+export type FetchFailureReason = 'blocked_url' | 'timeout' | 'unreachable';
+
+export type FetchOutcome = { ok: true; page: FetchedPage } | { ok: false; url: string; reason: FetchFailureReason; message: string };
+
+/**
+ * The crawl's one way to the network (the HTTP adapter implements it): one GET of `url`, which
+ * never throws for what the site or the network does. Redirects come back as pages, not followed:
+ * whether to follow one is the crawl's decision.
+ */
+export type PageFetcher = (url: string) => Promise<FetchOutcome>;
+
 export interface CrawlOptions {
   maxPages: number;
-  /** Per-response body limit. */
-  maxBytes: number;
-  /** Per-request timeout. */
-  timeoutMs: number;
-  allowLoopback: boolean;
+  fetchPage: PageFetcher;
 }
 
 export interface CrawlResult {

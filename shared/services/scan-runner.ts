@@ -1,10 +1,11 @@
 import { scanRepository } from '#shared/adapters/dynamodb/scan-repository';
+import { httpCrawlOptions } from '#shared/adapters/http/fetch-page';
 import { systemClock } from '#shared/domain/clock';
 import { crawl, makeOriginFetcher } from '#shared/scans/crawler/crawl';
 import { detectorNamed } from '#shared/scans/detectors/registry';
 import { findingIdOf, fingerprintOf } from '#shared/scans/fingerprint';
 import type { Finding, Occurrence } from '#shared/scans/finding';
-import type { CrawlOptions, DetectorName } from '#shared/scans/model';
+import type { DetectorName } from '#shared/scans/model';
 import { assessRisk } from '#shared/scans/risk';
 import { finalStatus, isFinished, type Scan } from '#shared/scans/scan';
 import { allowLoopbackTargets } from '#shared/services/scans';
@@ -26,11 +27,11 @@ export async function runDetector(tenantId: string, scanId: string, detectorName
   }
   let run;
   try {
-    const options: CrawlOptions = { maxPages: scan.crawl.max_pages, maxBytes: scan.crawl.max_page_bytes, timeoutMs: scan.crawl.timeout_seconds * 1000, allowLoopback: allowLoopbackTargets() };
+    const options = httpCrawlOptions({ maxPages: scan.crawl.max_pages, maxBytes: scan.crawl.max_page_bytes, timeoutMs: scan.crawl.timeout_seconds * 1000, allowLoopback: allowLoopbackTargets() });
     const crawled = await crawl(scan.target, options);
     if (crawled.pages.length === 0) throw new Error(`The target could not be scanned: ${crawled.problems.map((problem) => `${problem.url}: ${problem.reason}`).join('; ') || 'no HTML page'}`);
     const detector = detectorNamed(detectorName);
-    const detected = await detector.run({ target: scan.target, crawl: crawled, fetchPath: makeOriginFetcher(scan.target, options), options: scan.detector_options[detectorName] ?? {} });
+    const detected = await detector.run({ target: scan.target, crawl: crawled, fetchPath: makeOriginFetcher(scan.target, options.fetchPage), options: scan.detector_options[detectorName] ?? {} });
     const byFinding = new Map<string, Occurrence>();
     for (const finding of detected) {
       const fingerprint = fingerprintOf(finding);

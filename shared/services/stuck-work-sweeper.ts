@@ -12,13 +12,13 @@ import {
   agentTimeoutError,
   DEFAULT_REDISPATCH_AFTER_SECONDS,
   DEFAULT_TASK_DEADLINE_SECONDS,
-  detectorRunNeedsRedrive,
   taskVerdict,
   toolCallNeedsRedispatch,
   type SweepPolicy,
   type SweepReport,
 } from '#shared/domain/stuck-work';
 import type { Task } from '#shared/domain/task';
+import { detectorRunNeedsRedrive } from '#shared/scans/detector-run-redrive';
 import type { Scan } from '#shared/scans/scan';
 
 /** Seconds a worker may outlive its function timeout before the sweeper takes it for dead. */

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../support/local-runtime';
+import { pdfText } from '../support/pdf-text';
 import { startTestSite, type TestSite } from '../support/test-site-server';
 import { sarifSchema } from '../support/sarif-schema';
 
@@ -114,7 +114,7 @@ describe('projects and scans end to end against a bundled test site', () => {
 
     const pdf = await download(`/scans/${firstScan.scan_id}/export?format=pdf`);
     expect(pdf.response.headers.get('content-type')).toBe('application/pdf');
-    const text = execFileSync('pdftotext', ['-', '-'], { input: pdf.bytes }).toString('utf8');
+    const text = await pdfText(pdf.bytes);
     expect(text).toContain('Test site');
     expect(text).toMatch(/accessibility/i);
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { agentTimeoutError, detectorRunNeedsRedrive, MAX_BACKOFF_FACTOR, runningSince, taskVerdict, toolCallNeedsRedispatch, type ActiveTask, type SweepPolicy } from '#shared/domain/stuck-work';
+import { agentTimeoutError, MAX_BACKOFF_FACTOR, runningSince, taskVerdict, toolCallNeedsRedispatch, type ActiveTask, type SweepPolicy } from '#shared/domain/stuck-work';
+import { detectorRunNeedsRedrive } from '#shared/scans/detector-run-redrive';
 
 const policy: SweepPolicy = { taskDeadlineSeconds: 900, redispatchAfterSeconds: 300, stalledTaskSeconds: 180, stalledDetectorRunSeconds: 360 };
 const now = new Date('2025-06-01T12:00:00.000Z');

@@ -3,6 +3,7 @@
 import http, { type IncomingMessage, type RequestOptions } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { raceDeadline } from '#shared/adapters/http/deadline';
 import { connectionPool } from '#shared/adapters/http/delivery-connections';
 import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Resolver } from '#shared/adapters/http/ssrf-guard';
 
@@ -176,13 +177,4 @@ function drain(response: IncomingMessage, done: (ended: boolean) => void): void 
 
 function failed(failure: DeliveryFailure, error: string, latencyMs: number): DeliveryResult {
   return { ok: false, latencyMs, error, gone: false, failure };
-}
-
-function raceDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (deadline.aborted) return reject(deadline.reason);
-    const onAbort = () => reject(deadline.reason);
-    deadline.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
-  });
 }

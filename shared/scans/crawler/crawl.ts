@@ -1,18 +1,12 @@
-import type { Resolver } from '#shared/adapters/http/ssrf-guard';
-import type { CrawlOptions, CrawlResult, FetchedPage, OriginFetcher } from '#shared/scans/model';
-import { fetchPage, type FetchFailureReason } from '#shared/scans/crawler/fetch-page';
+import type { CrawlOptions, CrawlResult, FetchedPage, FetchFailureReason, OriginFetcher, PageFetcher } from '#shared/scans/model';
 import { linksOf, parseHtml } from '#shared/scans/crawler/html';
 
 /**
  * Bounded breadth-first crawl of one origin. Pages are fetched a few at a time, but each wave's
  * results are handled in queue order, so the same site always gives the same pages in the same
- * order whatever the network timing: scans must be comparable run to run.
+ * order whatever the network timing: scans must be comparable run to run. The fetching itself
+ * (SSRF guard, deadline, byte limit) is the PageFetcher's.
  */
-
-export interface CrawlerOptions extends CrawlOptions {
-  /** DNS override for tests; defaults to the system resolver. */
-  resolve?: Resolver;
-}
 
 /** Redirect hops followed per URL; more is almost always a loop. */
 export const MAX_REDIRECTS = 5;
@@ -23,16 +17,16 @@ type Followed =
   | { ok: false; url: string; reason: FetchFailureReason };
 
 /**
- * GETs `url`, following same-origin redirects (each hop through the SSRF guard again). An
- * off-origin redirect is not followed: the 3xx is returned with `stop` set. With `adoptUpgrade`,
+ * GETs `url`, following same-origin redirects (each hop through the page fetcher, so
+ * through its SSRF guard, again). An off-origin redirect is not followed: the 3xx is returned with `stop` set. With `adoptUpgrade`,
  * an http → https redirect on the same host moves the crawl to the https origin, because that
  * is how most sites answer a bare http target.
  */
-async function fetchFollowing(url: string, origin: string, options: CrawlerOptions, adoptUpgrade = false): Promise<Followed> {
+async function fetchFollowing(url: string, origin: string, fetchPage: PageFetcher, adoptUpgrade = false): Promise<Followed> {
   let current = url;
   let currentOrigin = origin;
   for (let hop = 0; ; hop++) {
-    const outcome = await fetchPage(current, options);
+    const outcome = await fetchPage(current);
     if (!outcome.ok) return { ok: false, url: current, reason: outcome.reason };
     const page = { ...outcome.page, url, final_url: current };
     const location = page.headers.location;
@@ -59,7 +53,7 @@ function isHtml(page: FetchedPage): boolean {
 }
 
 /** Crawls `target`'s origin breadth-first, at most `options.maxPages` HTML pages; see the module comment. */
-export async function crawl(target: string, options: CrawlerOptions): Promise<CrawlResult> {
+export async function crawl(target: string, options: CrawlOptions): Promise<CrawlResult> {
   let start: URL;
   try {
     start = new URL(target);
@@ -79,7 +73,7 @@ export async function crawl(target: string, options: CrawlerOptions): Promise<Cr
     const isFirst = next === 0;
     const batch = queue.slice(next, next + (isFirst ? 1 : Math.min(CONCURRENCY, options.maxPages - pages.length)));
     next += batch.length;
-    const results = await Promise.all(batch.map((url) => fetchFollowing(url, origin, options, isFirst)));
+    const results = await Promise.all(batch.map((url) => fetchFollowing(url, origin, options.fetchPage, isFirst)));
     for (const [index, result] of results.entries()) {
       const url = batch[index];
       if (!result.ok) {
@@ -122,7 +116,7 @@ export async function crawl(target: string, options: CrawlerOptions): Promise<Cr
  * redirects; answers are memoised because several detectors ask for the same file.
  * Undefined when the origin cannot be reached for that path.
  */
-export function makeOriginFetcher(target: string, options: CrawlerOptions): OriginFetcher {
+export function makeOriginFetcher(target: string, fetchPage: PageFetcher): OriginFetcher {
   const origin = new URL(target).origin;
   const cache = new Map<string, Promise<FetchedPage | undefined>>();
   return (path: string) => {
@@ -133,7 +127,7 @@ export function makeOriginFetcher(target: string, options: CrawlerOptions): Orig
     const url = resolved.href;
     let answer = cache.get(url);
     if (!answer) {
-      answer = fetchFollowing(url, origin, options).then((result) => (result.ok ? result.page : undefined));
+      answer = fetchFollowing(url, origin, fetchPage).then((result) => (result.ok ? result.page : undefined));
       cache.set(url, answer);
     }
     return answer;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deliverWebhook, MAX_RESPONSE_BYTES } from '#shared/adapters/http/deliver-webhook';
+import { fetchPage, httpCrawlOptions } from '#shared/adapters/http/fetch-page';
 import { crawl, MAX_REDIRECTS } from '#shared/scans/crawler/crawl';
-import { fetchPage } from '#shared/scans/crawler/fetch-page';
 import { MAX_BODY_DEPTH } from '#shared/http/json-body';
 import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { startHostileServer, type Behaviour, type HostileServer } from '../../support/hostile-server';
@@ -195,7 +195,7 @@ describe('OWASP API4/API10', () => {
     it(`the scanner stops a redirect loop after ${MAX_REDIRECTS} hops`, async () => {
       const server = await hostile((path) => ({ kind: 'redirect', location: path === '/a' ? '/b' : '/a' }));
 
-      const result = await crawl(`${server.url}a`, crawlOptions);
+      const result = await crawl(`${server.url}a`, httpCrawlOptions(crawlOptions));
 
       expect(server.requests.length).toBe(MAX_REDIRECTS + 1);
       expect(result.pages.length).toBeLessThanOrEqual(1);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { httpCrawlOptions } from '#shared/adapters/http/fetch-page';
 import { assertDeliverableUrl, UndeliverableUrlError } from '#shared/adapters/http/ssrf-guard';
 import { crawl } from '#shared/scans/crawler/crawl';
 import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
@@ -180,7 +181,7 @@ describe('API7 Server Side Request Forgery (runtime without loopback allowances)
       const site = await startHostileServer((request) => ({ kind: 'redirect', location: request.url === '/' ? 'http://169.254.169.254/latest/meta-data/' : 'http://10.0.0.1/admin' }));
       servers.push(site);
 
-      const result = await crawl(site.url, { maxPages: 3, maxBytes: 10_000, timeoutMs: 2_000, allowLoopback: true });
+      const result = await crawl(site.url, httpCrawlOptions({ maxPages: 3, maxBytes: 10_000, timeoutMs: 2_000, allowLoopback: true }));
 
       expect(site.requests.map((request) => request.path)).toEqual(['/']);
       expect(result.pages.every((page) => !page.final_url.includes('169.254.169.254'))).toBe(true);
@@ -192,7 +193,7 @@ describe('API7 Server Side Request Forgery (runtime without loopback allowances)
       const answers = [['127.0.0.1'], ['10.0.0.1']];
       let lookups = 0;
       try {
-        const result = await crawl(`http://rebind.example:${port}/old-about`, { maxPages: 1, maxBytes: 50_000, timeoutMs: 2_000, allowLoopback: true, resolve: async () => answers[Math.min(lookups++, 1)] });
+        const result = await crawl(`http://rebind.example:${port}/old-about`, httpCrawlOptions({ maxPages: 1, maxBytes: 50_000, timeoutMs: 2_000, allowLoopback: true, resolve: async () => answers[Math.min(lookups++, 1)] }));
 
         expect(lookups).toBe(2);
         expect(result.pages).toEqual([]);

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchPage, httpCrawlOptions, httpPageFetcher } from '#shared/adapters/http/fetch-page';
 import { crawl, makeOriginFetcher } from '#shared/scans/crawler/crawl';
-import { fetchPage } from '#shared/scans/crawler/fetch-page';
 import type { CrawlResult } from '#shared/scans/model';
 import { OFF_ORIGIN_REDIRECT, startTestSite, type TestSite } from '../../support/test-site-server';
 
@@ -23,7 +23,7 @@ describe('crawl against the test site', () => {
   beforeAll(async () => {
     site = await startTestSite({ slowMs: SLOW_MS });
     const started = performance.now();
-    result = await crawl(site.url, OPTIONS);
+    result = await crawl(site.url, httpCrawlOptions(OPTIONS));
     crawlMs = performance.now() - started;
   });
   afterAll(async () => {
@@ -75,12 +75,12 @@ describe('crawl against the test site', () => {
   });
 
   it('stops at maxPages', async () => {
-    const bounded = await crawl(site.url, { ...OPTIONS, maxPages: 3 });
+    const bounded = await crawl(site.url, httpCrawlOptions({ ...OPTIONS, maxPages: 3 }));
     expect(bounded.pages.map((p) => p.url)).toEqual(['/', '/about.html', '/contact.html'].map(at));
   });
 
   it('gives the same result twice (deterministic order)', async () => {
-    const again = await crawl(site.url, OPTIONS);
+    const again = await crawl(site.url, httpCrawlOptions(OPTIONS));
     expect(again.pages.map((p) => p.url)).toEqual(result.pages.map((p) => p.url));
     expect(again.problems).toEqual(result.problems);
   });
@@ -94,12 +94,12 @@ describe('crawl against the test site', () => {
   it('refuses loopback targets unless allowed', async () => {
     const outcome = await fetchPage(site.url, { ...OPTIONS, allowLoopback: false });
     expect(outcome).toMatchObject({ ok: false, reason: 'blocked_url' });
-    const crawled = await crawl(site.url, { ...OPTIONS, allowLoopback: false });
+    const crawled = await crawl(site.url, httpCrawlOptions({ ...OPTIONS, allowLoopback: false }));
     expect(crawled).toEqual({ pages: [], problems: [{ url: site.url, reason: 'blocked_url' }] });
   });
 
   it('fetches single paths of the origin, and nothing off it', async () => {
-    const fetchPath = makeOriginFetcher(site.url, OPTIONS);
+    const fetchPath = makeOriginFetcher(site.url, httpPageFetcher(OPTIONS));
     const robots = await fetchPath('/robots.txt');
     expect(robots?.status).toBe(200);
     expect(robots?.body).toContain('User-agent: *');
@@ -116,7 +116,7 @@ describe('crawl of an unreachable target', () => {
     const target = `http://127.0.0.1:${port}/`;
 
     const started = performance.now();
-    const result = await crawl(target, { ...OPTIONS, timeoutMs: 2_000 });
+    const result = await crawl(target, httpCrawlOptions({ ...OPTIONS, timeoutMs: 2_000 }));
 
     expect(result).toEqual({ pages: [], problems: [{ url: target, reason: 'unreachable' }] });
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -129,7 +129,7 @@ describe('crawl of an unreachable target', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     try {
-      const result = await crawl(target, { ...OPTIONS, timeoutMs: 300 });
+      const result = await crawl(target, httpCrawlOptions({ ...OPTIONS, timeoutMs: 300 }));
       expect(result).toEqual({ pages: [], problems: [{ url: target, reason: 'timeout' }] });
     } finally {
       server.closeAllConnections();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpCrawlOptions, httpPageFetcher } from '#shared/adapters/http/fetch-page';
 import { crawl, makeOriginFetcher } from '#shared/scans/crawler/crawl';
 import { cvssBaseScore } from '#shared/scans/cvss';
 import { severityOfScore } from '#shared/scans/cvss-rating';
@@ -12,7 +13,7 @@ import { startTestSite, type TestSite } from '../../support/test-site-server';
 const OPTIONS = { maxPages: 20, maxBytes: 256 * 1024, timeoutMs: 800, allowLoopback: true };
 
 async function scan(site: TestSite): Promise<DetectorInput> {
-  return { target: site.url, crawl: await crawl(site.url, OPTIONS), fetchPath: makeOriginFetcher(site.url, OPTIONS), options: {} };
+  return { target: site.url, crawl: await crawl(site.url, httpCrawlOptions(OPTIONS)), fetchPath: makeOriginFetcher(site.url, httpPageFetcher(OPTIONS)), options: {} };
 }
 
 /**

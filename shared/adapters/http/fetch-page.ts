@@ -3,9 +3,10 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import { raceDeadline, withDeadline } from '#shared/adapters/http/deadline';
+import { pinnedLookup } from '#shared/adapters/http/pinned-lookup';
 import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Resolver } from '#shared/adapters/http/ssrf-guard';
-import type { FetchedPage } from '#shared/scans/model';
-import { pinnedLookup } from '#shared/scans/crawler/pinned-lookup';
+import type { CrawlOptions, FetchedPage, FetchFailureReason, FetchOutcome, PageFetcher } from '#shared/scans/model';
 
 /**
  * One GET of a scan target's resource. Never throws for what the site or the network does:
@@ -24,28 +25,30 @@ import { pinnedLookup } from '#shared/scans/crawler/pinned-lookup';
  */
 
 export interface FetchPageOptions {
+  /** Per-response body limit. */
   maxBytes: number;
+  /** One deadline per request, from DNS to the body's last byte. */
   timeoutMs: number;
   allowLoopback: boolean;
   /** DNS override for tests; defaults to the system resolver. */
   resolve?: Resolver;
 }
 
-export type FetchFailureReason = 'blocked_url' | 'timeout' | 'unreachable';
-
-export type FetchOutcome = { ok: true; page: FetchedPage } | { ok: false; url: string; reason: FetchFailureReason; message: string };
-
 const USER_AGENT = 'GatehouseScanner/0.1 (+https://gatehouse.dev/scanner)';
 
 /** GETs `url` through the SSRF guard under one deadline; see the module comment. */
-export async function fetchPage(url: string, options: FetchPageOptions): Promise<FetchOutcome> {
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
-  try {
-    return await fetchWithin(url, options, deadline.signal);
-  } finally {
-    clearTimeout(timer);
-  }
+export function fetchPage(url: string, options: FetchPageOptions): Promise<FetchOutcome> {
+  return withDeadline(options.timeoutMs, (deadline) => fetchWithin(url, options, deadline));
+}
+
+/** The crawl's PageFetcher over HTTP(S), with these limits for every page. */
+export function httpPageFetcher(options: FetchPageOptions): PageFetcher {
+  return (url) => fetchPage(url, options);
+}
+
+/** Options for a crawl of at most `maxPages` pages fetched over HTTP(S) with these limits. */
+export function httpCrawlOptions({ maxPages, ...fetch }: FetchPageOptions & { maxPages: number }): CrawlOptions {
+  return { maxPages, fetchPage: httpPageFetcher(fetch) };
 }
 
 async function fetchWithin(url: string, options: FetchPageOptions, deadline: AbortSignal): Promise<FetchOutcome> {
@@ -143,13 +146,4 @@ function tlsFacts(socket: TLSSocket): NonNullable<FetchedPage['tls']> {
     authorized: socket.authorized === true,
     ...(error ? { authorization_error: error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error) } : {}),
   };
-}
-
-function raceDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (deadline.aborted) return reject(deadline.reason);
-    const onAbort = () => reject(deadline.reason);
-    deadline.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
-  });
 }
