@@ -2,9 +2,9 @@
 // `http.request` and `https.request` there, which an ESM named import, bound at load, never sees.
 import http, { type IncomingMessage, type RequestOptions } from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { raceDeadline } from '#shared/adapters/http/deadline';
 import { connectionPool } from '#shared/adapters/http/delivery-connections';
+import { pinnedLookup } from '#shared/adapters/http/pinned-lookup';
 import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Resolver } from '#shared/adapters/http/ssrf-guard';
 
 /**
@@ -143,17 +143,6 @@ function requestOptions(target: PinnedTarget, input: DeliverWebhookInput, agent:
     // SNI and certificate verification are for the name the client registered, not the pinned IP.
     ...(target.url.protocol === 'https:' && target.hostname !== target.address ? { servername: target.hostname } : {}),
   };
-}
-
-/**
- * A `lookup` that answers every query with the vetted address. Node calls it with `all: true`
- * when happy-eyeballs (autoSelectFamily) is on, and without otherwise; both shapes are served.
- */
-function pinnedLookup(target: PinnedTarget): LookupFunction {
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  }) as LookupFunction;
 }
 
 /** Reads and discards up to MAX_RESPONSE_BYTES, then calls `done` once: `ended` at the body's end, not at the limit or an error. */
