@@ -2,8 +2,8 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 /**
  * `npm start`: the whole Gatehouse topology on this machine. Configuration by environment:
- * PORT, GATEHOUSE_DATA_DIR, GATEHOUSE_IN_MEMORY, GATEHOUSE_API_KEYS (see README),
- * GATEHOUSE_DEFAULT_PLAN (docs/retention.md).
+ * PORT, GATEHOUSE_DATA_DIR, GATEHOUSE_IN_MEMORY, GATEHOUSE_API_KEYS, GATEHOUSE_DEFAULT_PLAN and
+ * more (docs/configuration.md).
  */
 import { startRuntime, parseApiKeys, defaultDataDir } from '#lib/local/runtime';
 import { defaultPlan } from '#shared/services/tenant-settings';

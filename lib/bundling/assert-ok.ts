@@ -6,8 +6,8 @@ import type NodeAssert from 'node:assert';
  * importers there check invariants with `assert.ok(value, message)` or `assert(value)`: cls-hooked,
  * the X-Ray SDK's context, in every function, and jsdom's https-proxy-agent in the detector worker
  * (test/infra/bundle-contents.test.ts keeps that list). Node's `assert` loads its diff, call
- * tracker and colouring modules when required: about 5 ms of CPU at every cold start (Node 22, on
- * the bench machine) for checks that pass. Here a passing check costs a test; a failing one is
+ * tracker and colouring modules when required, at every cold start (docs/benchmarks.md), for
+ * checks that pass. Here a passing check costs a test; a failing one is
  * handed to Node's own `assert.ok`, loaded then, so that it throws the AssertionError it would have.
  */
 export function ok(value: unknown, message?: string | Error): asserts value {

@@ -5,7 +5,7 @@
  * v3). Since the X-Ray SDK is bundled through ./xray-sdk-lambda.ts, which loads cls-hooked's
  * context module directly and leaves the v2 patcher out, no bundle reaches either; the alias stays
  * so that none brings the real package back: it evaluates its whole API and builds dozens of
- * regular expressions at load, about 5 ms of every cold start, for that one comparison.
+ * regular expressions at load, at every cold start, for that one comparison.
  */
 function parts(version: string): number[] {
   const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version.trim());

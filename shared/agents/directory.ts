@@ -2,7 +2,7 @@
  * The built-in agents as the API names them: canonical slug, aliases and task types, and nothing
  * else. Routes that only resolve a slug or check a task type (`POST /tasks`, the listings filtered
  * by agent, the event stream) read this instead of the manifests, whose input schemas (with the
- * evidence catalogue they enumerate, about 13 KB) they would otherwise load at every cold start.
+ * evidence catalogue they enumerate) they would otherwise load at every cold start.
  * The manifests take their slugs from here; test/unit/agents/directory.test.ts keeps the task types in step.
  */
 export interface AgentListing {

@@ -22,7 +22,7 @@ export const LIMIT_SETTINGS = {
   ratePerSecond: setting('GATEHOUSE_RATE_LIMIT_PER_SECOND', 'gatehouse:rateLimitPerSecond', 50, 1, 10_000),
   /** Requests a tenant may send at once after a quiet period. */
   burst: setting('GATEHOUSE_RATE_LIMIT_BURST', 'gatehouse:rateLimitBurst', 100, 1, 100_000),
-  /** JSON request bodies; decisions.md caps them at 1 MiB, so this only lowers the cap. */
+  /** JSON request bodies; the API documents 1 MiB as the maximum (docs/api.md), so this only lowers the cap. */
   maxBodyBytes: setting('GATEHOUSE_MAX_BODY_BYTES', 'gatehouse:maxBodyBytes', 1024 * 1024, 1024, 1024 * 1024),
   /** Characters of the whole query string (cursors are the longest legitimate values, a few hundred). */
   maxQueryStringLength: setting('GATEHOUSE_MAX_QUERY_STRING_LENGTH', 'gatehouse:maxQueryStringLength', 2048, 256, 8192),

@@ -106,7 +106,7 @@ export const webhookDeliverer: ConsumerDefinition = {
   // Waits on the receiver, KMS and DynamoDB; signing a body is microseconds.
   memoryMb: 256,
   // Uncapped on AWS, where each task with deliveries under way holds one invocation (its
-  // deliveries follow one another in it): at 50 busy producers that is dozens at once.
+  // deliveries follow one another in it), so busy producers need many at once.
   localConcurrency: 20,
 };
 

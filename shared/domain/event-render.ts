@@ -1,6 +1,6 @@
 import type { ServiceEvent } from '#shared/domain/event';
 
-/** The stored event record as clients see it (decisions.md: the stored event's fields). */
+/** The stored event record as clients see it (docs/api.md, "Events and the stream"). */
 export function renderEvent(event: ServiceEvent) {
   return {
     event_id: event.event_id,

@@ -1,4 +1,4 @@
-/** Event types the service records. `task.started` and `task.cancelled` extend the spec's list. */
+/** Event types the service records (docs/api.md lists each with its data). */
 export const EVENT_TYPES = [
   'task.created',
   'task.started',

@@ -2,8 +2,8 @@ import { InvalidRequestError } from '#shared/domain/errors';
 import type { ArtifactApprovalStatus } from '#shared/domain/artifact';
 
 /**
- * Data retention per plan (spec, Limits: "90 days on Free and Starter plans; indefinite on Pro and
- * Enterprise plans; configurable in Settings, Data Retention"). Pure rules: what each plan
+ * Data retention per plan (docs/retention.md): 90 days on free and starter, indefinite on pro and
+ * enterprise, changed by the tenant within what the plan allows. Pure rules: what each plan
  * defaults to, what a tenant may choose, and when an artifact expires. No storage here.
  */
 export const PLANS = ['free', 'starter', 'pro', 'enterprise'] as const;
@@ -12,7 +12,7 @@ export type Plan = (typeof PLANS)[number];
 /** A tenant without a settings item is on this plan (GATEHOUSE_DEFAULT_PLAN may change it locally). */
 export const DEFAULT_PLAN: Plan = 'free';
 
-/** Spec: artifacts awaiting approval auto-expire after 7 days if not acted on. */
+/** Artifacts awaiting approval expire after 7 days if nobody acts on them (docs/retention.md). */
 export const GATED_ARTIFACT_DAYS = 7;
 
 /** Longest finite retention any plan may choose: ten years. */

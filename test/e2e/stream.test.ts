@@ -56,7 +56,7 @@ describe('GET /events/stream (SSE) with a real EventSource client', () => {
     await runtime?.stop();
   });
 
-  it("streams a task's events in order, with ids and the spec's data shapes", async () => {
+  it("streams a task's events in order, with ids and the documented data shapes", async () => {
     const { received, opened } = open(runtime.keys.a);
     await eventually(async () => (opened() > 0 ? true : undefined));
 

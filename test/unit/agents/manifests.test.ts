@@ -74,7 +74,7 @@ describe('built-in agent catalog', () => {
     }
   });
 
-  it('declares the task types and artifact types the spec names', () => {
+  it('declares the task types and artifact types docs/api.md lists', () => {
     const declared = Object.fromEntries(taskTypes.map((t) => [t.task_type, t.artifact_types]));
     expect(declared).toEqual({
       'ai_readiness.full_audit': ['ai_readiness.audit_report', 'ai_readiness.gap_summary'],
