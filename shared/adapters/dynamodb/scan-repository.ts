@@ -1,5 +1,6 @@
-import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandOutput, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { batchGetAll, batchWriteAll } from '#shared/adapters/dynamodb/batch';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { queryAll, queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
@@ -23,19 +24,6 @@ export interface HistoryEntry {
 
 function occurrenceSortKey(occurrence: Pick<Occurrence, 'severity' | 'detector' | 'finding_id'>): string {
   return `${SEVERITY_ORDER[occurrence.severity]}#${occurrence.detector}#${occurrence.finding_id}`;
-}
-
-async function batchWrite(items: Item[]): Promise<void> {
-  for (let offset = 0; offset < items.length; offset += 25) {
-    let request: Record<string, { PutRequest: { Item: Item } }[]> | undefined = { [tableName()]: items.slice(offset, offset + 25).map((item) => ({ PutRequest: { Item: item } })) };
-    for (let attempt = 0; request && attempt < 8; attempt++) {
-      const result: BatchWriteCommandOutput = await documentClient().send(new BatchWriteCommand({ RequestItems: request }));
-      const rest: unknown[] | undefined = result.UnprocessedItems?.[tableName()];
-      request = rest?.length ? ({ [tableName()]: rest } as typeof request) : undefined;
-      if (request) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-    }
-    if (request) throw Object.assign(new Error('DynamoDB kept items unprocessed'), { name: 'ThrottlingException' });
-  }
 }
 
 /** Projects, scans, findings and their history in the single table. */
@@ -152,7 +140,7 @@ export class DynamoScanRepository {
 
   /** Stores a detector's occurrences (idempotent puts keyed by finding). */
   async putOccurrences(tenantId: string, occurrences: Occurrence[]): Promise<void> {
-    await batchWrite(occurrences.map((occurrence) => ({ ...keys.occurrence(tenantId, occurrence.scan_id, occurrenceSortKey(occurrence)), entity: 'occurrence', ...occurrence })));
+    await batchWriteAll(occurrences.map((occurrence) => ({ PutRequest: { Item: { ...keys.occurrence(tenantId, occurrence.scan_id, occurrenceSortKey(occurrence)), entity: 'occurrence', ...occurrence } } })));
   }
 
   /** Ends a detector run once; returns the scan as it now is, or undefined if the scan ended or the run already did. */
@@ -324,16 +312,8 @@ export class DynamoScanRepository {
   }
 
   async getFindings(tenantId: string, findingIds: string[]): Promise<Map<string, Finding>> {
-    const found = new Map<string, Finding>();
-    const unique = [...new Set(findingIds)];
-    for (let offset = 0; offset < unique.length; offset += 100) {
-      const result = await this.client.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: unique.slice(offset, offset + 100).map((id) => keys.finding(tenantId, id)), ConsistentRead: true } } }));
-      for (const item of result.Responses?.[tableName()] ?? []) {
-        const finding = stripKeys<Finding>(item);
-        found.set(finding.finding_id, finding);
-      }
-    }
-    return found;
+    const items = await batchGetAll(findingIds.map((id) => keys.finding(tenantId, id)), { consistentRead: true });
+    return new Map(items.map((item) => stripKeys<Finding>(item)).map((finding) => [finding.finding_id, finding]));
   }
 
   async putFinding(finding: Finding): Promise<void> {
