@@ -1,4 +1,5 @@
-import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '#shared/adapters/dynamodb/batch';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { artifactDataOf, storedArtifactData } from '#shared/adapters/dynamodb/artifact-data';
 import { keys } from '#shared/adapters/dynamodb/keys';
@@ -48,23 +49,9 @@ export class DynamoArtifactRepository {
 
   /** Reads many artifacts by id, in the order given; ids that no longer exist (or expired) are skipped. */
   async getMany(tenantId: string, artifactIds: string[]): Promise<Artifact[]> {
-    const found = new Map<string, Artifact>();
     const now = this.clock.now();
-    for (let offset = 0; offset < artifactIds.length; offset += 100) {
-      let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
-        [tableName()]: { Keys: artifactIds.slice(offset, offset + 100).map((id) => keys.artifact(tenantId, id)), ConsistentRead: true },
-      };
-      // BatchGet may return part of the answer under load; ask again for the rest, a bounded number of times.
-      for (let attempt = 0; request && attempt < 8; attempt++) {
-        const result: BatchGetCommandOutput = await this.client.send(new BatchGetCommand({ RequestItems: request }));
-        for (const item of result.Responses?.[tableName()] ?? []) {
-          const artifact = liveArtifact(item, now);
-          if (artifact) found.set(artifact.artifact_id, artifact);
-        }
-        const rest: { Keys?: Record<string, unknown>[] } | undefined = result.UnprocessedKeys?.[tableName()];
-        request = rest?.Keys?.length ? { [tableName()]: { Keys: rest.Keys, ConsistentRead: true } } : undefined;
-      }
-    }
+    const items = await batchGetAll(artifactIds.map((id) => keys.artifact(tenantId, id)), { consistentRead: true });
+    const found = new Map(items.flatMap((item) => liveArtifact(item, now) ?? []).map((artifact) => [artifact.artifact_id, artifact]));
     return artifactIds.flatMap((id) => found.get(id) ?? []);
   }
 

@@ -1,4 +1,5 @@
-import { GetCommand, UpdateCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll } from '#shared/adapters/dynamodb/batch';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { artifactItem } from '#shared/adapters/dynamodb/artifact-repository';
@@ -154,12 +155,8 @@ export class DynamoTaskRepository implements TaskExecutionStore {
   async discardArtifacts(task: Task): Promise<void> {
     const current = await this.load(task.tenant_id, task.task_id);
     const ids = Object.keys(current?.artifacts ?? {});
-    for (let offset = 0; offset < ids.length; offset += 25) {
-      const chunk = ids.slice(offset, offset + 25);
-      await this.client.send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: chunk.map((id) => ({ DeleteRequest: { Key: keys.artifact(task.tenant_id, id) } })) } }),
-      );
-    }
+    // Every delete must have happened before the map is cleared, or an artifact is left behind unlisted.
+    await batchWriteAll(ids.map((id) => ({ DeleteRequest: { Key: keys.artifact(task.tenant_id, id) } })));
     if (ids.length > 0) {
       await this.client.send(
         new UpdateCommand({

@@ -1,5 +1,6 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { batchGetAll } from '#shared/adapters/dynamodb/batch';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { queryAll } from '#shared/adapters/dynamodb/paged-query';
 import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
@@ -155,18 +156,8 @@ export class DynamoWebhookRepository {
 
   /** Several deliveries of one subscription by event id, strongly consistent; missing ones are left out. */
   async getDeliveries(tenantId: string, webhookId: string, eventIds: readonly string[]): Promise<Delivery[]> {
-    const found: Delivery[] = [];
-    for (let offset = 0; offset < eventIds.length; offset += 100) {
-      let request: Item[] | undefined = eventIds.slice(offset, offset + 100).map((eventId) => keys.delivery(tenantId, webhookId, eventId));
-      for (let round = 0; request?.length && round < 8; round++) {
-        if (round > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** round));
-        const page = await this.client.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: request, ConsistentRead: true } } }));
-        found.push(...(page.Responses?.[tableName()] ?? []).map((item) => stripKeys<Delivery>(item)));
-        request = page.UnprocessedKeys?.[tableName()]?.Keys as Item[] | undefined;
-      }
-      if (request?.length) throw Object.assign(new Error('DynamoDB kept keys unprocessed'), { name: 'ThrottlingException' });
-    }
-    return found;
+    const items = await batchGetAll(eventIds.map((eventId) => keys.delivery(tenantId, webhookId, eventId)), { consistentRead: true });
+    return items.map((item) => stripKeys<Delivery>(item));
   }
 
   /**

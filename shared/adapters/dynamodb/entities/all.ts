@@ -1,0 +1,48 @@
+import { agentEntity } from '#shared/adapters/dynamodb/entities/agent';
+import { apiKeyEntity } from '#shared/adapters/dynamodb/entities/api-key';
+import { approvalEntity } from '#shared/adapters/dynamodb/entities/approval';
+import { artifactEntity } from '#shared/adapters/dynamodb/entities/artifact';
+import { eventDayEntity, eventEntity } from '#shared/adapters/dynamodb/entities/event';
+import { findingEntity } from '#shared/adapters/dynamodb/entities/finding';
+import { idempotencyEntity } from '#shared/adapters/dynamodb/entities/idempotency';
+import { occurrenceEntity } from '#shared/adapters/dynamodb/entities/occurrence';
+import { projectEntity } from '#shared/adapters/dynamodb/entities/project';
+import { rateLimitBucketEntity } from '#shared/adapters/dynamodb/entities/rate-limit-bucket';
+import { ruleHistoryEntity } from '#shared/adapters/dynamodb/entities/rule-history';
+import { scanEntity } from '#shared/adapters/dynamodb/entities/scan';
+import { scheduleEntity } from '#shared/adapters/dynamodb/entities/schedule';
+import { taskEntity, taskInputEntity } from '#shared/adapters/dynamodb/entities/task';
+import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
+import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
+import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
+import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
+
+/**
+ * Every record type of the single table. The order is the order of an index's copied attributes
+ * (table-definition.ts): the deployed gsi3 lists the task's, then the scan's, the approval's and
+ * the schedule's, and DynamoDB cannot change a projection in place.
+ */
+export const ENTITIES = [
+  apiKeyEntity,
+  agentEntity,
+  tenantSettingsEntity,
+  tenantLimitsEntity,
+  rateLimitBucketEntity,
+  taskSlotsEntity,
+  taskEntity,
+  taskInputEntity,
+  artifactEntity,
+  eventEntity,
+  eventDayEntity,
+  idempotencyEntity,
+  projectEntity,
+  scanEntity,
+  findingEntity,
+  occurrenceEntity,
+  ruleHistoryEntity,
+  approvalEntity,
+  webhookEntity,
+  deliveryEntity,
+  deliveryBodyEntity,
+  scheduleEntity,
+] as const;

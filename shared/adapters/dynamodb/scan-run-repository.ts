@@ -1,0 +1,184 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
+import { ACTIVE_TASK_SHARDS, keys } from '#shared/adapters/dynamodb/keys';
+import { queryPage } from '#shared/adapters/dynamodb/paged-query';
+import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
+import { GSI1, GSI3 } from '#shared/adapters/dynamodb/table-definition';
+import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import { ConflictError } from '#shared/domain/errors';
+import type { DetectorName } from '#shared/scans/model';
+import type { DetectorRun, Scan, ScanStatus } from '#shared/scans/scan';
+
+type Item = Record<string, NativeAttributeValue>;
+
+/** Scans with their detector runs: one item per scan, in the active-scan index while pending or running. */
+export const scanRunRepository = {
+  async createScan(scan: Scan): Promise<void> {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.scan(scan.tenant_id, scan.scan_id), ...keys.scanListing(scan.tenant_id, scan.project_id, scan.scan_id), ...keys.activeScan(scan.tenant_id, scan.scan_id), entity: 'scan', ...scan },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  },
+
+  async getScan(tenantId: string, scanId: string): Promise<Scan | undefined> {
+    const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.scan(tenantId, scanId), ConsistentRead: true }));
+    return Item ? stripKeys<Scan>(Item) : undefined;
+  },
+
+  /** A project's scans, newest first, optionally of one status. */
+  async listScans(tenantId: string, projectId: string, query: { limit: number; cursor?: string; status?: ScanStatus }): Promise<{ scans: Scan[]; nextCursor: string | null }> {
+    const partition = keys.scansPartition(tenantId, projectId);
+    const scope = `scans|${partition}|${query.status ?? ''}`;
+    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
+    const page = await queryPage<Scan>(
+      {
+        TableName: tableName(),
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#pk = :pk',
+        ...(query.status ? { FilterExpression: '#status = :status' } : {}),
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, ...(query.status ? { '#status': 'status' } : {}) },
+        ExpressionAttributeValues: { ':pk': partition, ...(query.status ? { ':status': query.status } : {}) },
+        ScanIndexForward: false,
+      },
+      query.limit,
+      startKey,
+    );
+    const scans = page.items;
+    startKey = page.lastKey;
+    return { scans, nextCursor: encodeCursor(scope, startKey) };
+  },
+
+  /** Marks a detector run as started (and the scan running); false when the scan ended or the run already ended. */
+  async startRun(scan: Scan, detector: DetectorName, now: string): Promise<boolean> {
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.scan(scan.tenant_id, scan.scan_id),
+          UpdateExpression: 'SET #status = :running, runs.#d.#rs = :running, runs.#d.started_at = :now, started_at = if_not_exists(started_at, :now)',
+          ConditionExpression: '#status IN (:pending, :running) AND NOT (runs.#d.#rs IN (:completed, :failed))',
+          ExpressionAttributeNames: { '#status': 'status', '#d': detector, '#rs': 'status' },
+          ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':completed': 'completed', ':failed': 'failed', ':now': now },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  /** Ends a detector run once; returns the scan as it now is, or undefined if the scan ended or the run already did. */
+  async finishRun(scan: Scan, detector: DetectorName, run: DetectorRun): Promise<Scan | undefined> {
+    try {
+      const { Attributes } = await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.scan(scan.tenant_id, scan.scan_id),
+          UpdateExpression: 'SET runs.#d = :run',
+          ConditionExpression: '#status = :running AND runs.#d.#rs = :running',
+          ExpressionAttributeNames: { '#status': 'status', '#d': detector, '#rs': 'status' },
+          ExpressionAttributeValues: { ':run': run, ':running': 'running' },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return stripKeys<Scan>(Attributes!);
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  },
+
+  /** running → completed/failed, once, with the scan's results; leaves the active-scan index. */
+  async completeScan(scan: Scan, fields: Pick<Scan, 'status' | 'completed_at' | 'duration_seconds' | 'risk_score' | 'risk_level' | 'rule_counts'>): Promise<boolean> {
+    const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.scan(scan.tenant_id, scan.scan_id),
+          UpdateExpression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(', ')} REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
+          ConditionExpression: '#cur = :running',
+          ExpressionAttributeNames: { '#cur': 'status', ...Object.fromEntries(entries.map(([name]) => [`#${name}`, name])) },
+          ExpressionAttributeValues: { ':running': 'running', ...Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  async cancelScan(scan: Scan, now: string): Promise<Scan> {
+    try {
+      const { Attributes } = await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.scan(scan.tenant_id, scan.scan_id),
+          UpdateExpression: `SET #status = :cancelled, completed_at = :now REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
+          ConditionExpression: '#status IN (:pending, :running)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':cancelled': 'cancelled', ':pending': 'pending', ':running': 'running', ':now': now },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return stripKeys<Scan>(Attributes!);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const current = await scanRunRepository.getScan(scan.tenant_id, scan.scan_id);
+      throw new ConflictError('scan_not_cancellable', `The scan is ${current?.status ?? scan.status} and can no longer be cancelled.`);
+    }
+  },
+
+  /** Every pending or running scan as the active-scan index holds it (eventually consistent snapshots). */
+  async *activeScanSnapshots(): AsyncGenerator<Scan> {
+    for await (const item of itemsOfShardedIndex(keys.activeScanPartition, ACTIVE_TASK_SHARDS)) yield stripKeys<Scan>(item);
+  },
+
+  /**
+   * Records the sweeper's re-send of a detector run it judged from `seen` (an index snapshot).
+   * Holds only if the run did not move since (same status and start, no re-send by another sweep)
+   * and the scan has not ended; false otherwise, and then nothing is sent.
+   */
+  async markRedriven(scan: Scan, detector: DetectorName, seen: { status?: string; started_at?: string; redriven_at?: string } | undefined, now: string): Promise<boolean> {
+    const names: Record<string, string> = { '#status': 'status', '#runs': 'runs', '#d': detector, '#rs': 'status', '#started': 'started_at', '#redriven': 'redriven_at' };
+    const values: Item = { ':now': now, ':pending': 'pending', ':running': 'running' };
+    const conditions = ['#status IN (:pending, :running)'];
+    if (!seen) {
+      conditions.push('attribute_not_exists(#runs.#d)');
+    } else {
+      values[':seenStatus'] = seen.status;
+      conditions.push('#runs.#d.#rs = :seenStatus');
+      for (const [field, name] of [['started_at', '#started'], ['redriven_at', '#redriven']] as const) {
+        if (seen[field] === undefined) conditions.push(`attribute_not_exists(#runs.#d.${name})`);
+        else {
+          values[`:${field}`] = seen[field];
+          conditions.push(`#runs.#d.${name} = :${field}`);
+        }
+      }
+    }
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.scan(scan.tenant_id, scan.scan_id),
+          // A run the scan never recorded gets a pending one, so the next sweep has something to compare.
+          UpdateExpression: seen ? 'SET #runs.#d.#redriven = :now' : 'SET #runs.#d = :run',
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: seen ? names : { '#status': 'status', '#runs': 'runs', '#d': detector },
+          ExpressionAttributeValues: seen ? values : { ':pending': 'pending', ':running': 'running', ':run': { status: 'pending', redriven_at: now } },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+};
