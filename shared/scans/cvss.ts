@@ -5,7 +5,7 @@ import * as calculator from 'ae-cvss-calculator';
  * formula of our own: the spec's rounding rules (Roundup, scope-changed coefficients) are easy
  * to get subtly wrong, and the library is tested against FIRST's calculator. Rules declare their
  * score beside their vector and the tests check the two against this, so that no function
- * loads the calculator (about 190 KB) to score rules that never change.
+ * loads the calculator (docs/benchmarks.md has its weight) to score rules that never change.
  */
 
 // The package ships a CommonJS bundle with ESM-style typings: under Node's ESM loader its exports

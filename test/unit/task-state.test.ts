@@ -15,7 +15,7 @@ import {
   type TaskTrigger,
 } from '#shared/domain/task-state';
 
-/** The whole table of allowed transitions, written out by hand from the spec. */
+/** The whole table of allowed transitions, written out by hand from the documented task lifecycle (docs/api.md), not derived from the code under test. */
 const allowed: Record<TaskShape, Partial<Record<TaskStatus, Partial<Record<TaskTrigger, TaskStatus>>>>> = {
   slug: {
     queued: { start: 'running', cancel: 'cancelled' },

@@ -12,9 +12,8 @@ const taskRef = (item: Item) => `${item.tenant_id as string}\u0000${item.task_id
 
 /**
  * A task's input is set once, at creation, but DynamoDB bills every update of the task by the
- * size of the whole item (twice inside the step transactions, once more for the gsi1 copy). An
- * input of 40 KB made each of a task's five or so state changes cost about 120 write units
- * instead of 3. Inputs larger than one write unit are therefore stored once, in an item of their
+ * size of the whole item (twice inside the step transactions, once more for the gsi1 copy), so
+ * a large inline input was billed again by each state change (docs/benchmarks.md). Inputs larger than one write unit are therefore stored once, in an item of their
  * own beside the task (same partition, sort key `INPUT`); smaller ones stay inline, where the
  * extra item and the extra read would cost more than they save.
  */

@@ -17,8 +17,8 @@ interface SlotsItem {
 }
 
 /**
- * A tenant's running tasks: one item with a map of task id → lease end (epoch ms), about 40 bytes
- * a lease, so one write unit up to ~25 leases (the cap is at most 100). A task takes a
+ * A tenant's running tasks: one item with a map of task id → lease end (epoch ms), small enough
+ * that a tenant's leases stay within a few write units (the cap is at most 100). A task takes a
  * slot with one conditional write, "add my lease if size(leases) < cap"; the cap holds across any
  * number of workers because DynamoDB evaluates the condition and the write atomically. A failed
  * condition returns the item, from which the worker sees whether the task holds a lease already
