@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { authorizer } from '#functions/routes';
 import { consumers, eventFanOut, recurringJobs, scheduleTargets } from '#shared/config/topology';
 import { getIntegerFromEnv } from '#shared/config/env';
-import { StreamPoller } from '#lib/local/stream-poller';
+import { StreamPoller } from '#lib/local/streams/stream-poller';
 import { ScheduleRunner } from '#lib/local/schedule-runner';
 import { RecurringJobRunner } from '#lib/local/recurring-job-runner';
 import { everythingLostPolicy, sweepPolicyFromEnv, sweepStuckWork } from '#shared/services/stuck-work-sweeper';
