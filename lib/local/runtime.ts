@@ -14,6 +14,7 @@ import { everythingLostPolicy, sweepPolicyFromEnv, sweepStuckWork } from '#share
 import { redriveOpenDeliveries } from '#shared/services/open-delivery-redrive';
 import { createApiGateway, STAGE } from '#lib/local/api-gateway';
 import { setUpApiKeys } from '#lib/local/api-key-setup';
+import { requestTimeoutMsFromEnv } from '#lib/local/gateway/request-limits';
 import { stopOrphanedDynamoDbLocal } from '#lib/local/dynamodb-local';
 import { startEngines, type Engines } from '#lib/local/engines';
 import { provision, type EngineEndpoints } from '#lib/local/provision';
@@ -86,6 +87,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const name = options.name ?? 'gatehouse';
   // Before any engine starts: a bad setting fails at once.
   const authorizerCacheSeconds = options.authorizerCacheSeconds ?? authorizerCacheSecondsFromEnv();
+  const requestTimeoutMs = requestTimeoutMsFromEnv();
   let engines: Engines | undefined;
   let server: Server | undefined;
   const pollers: QueuePoller[] = [];
@@ -170,7 +172,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       pollers.push(poller);
     }
 
-    server = createApiGateway({ authorizerCacheSeconds });
+    server = createApiGateway({ authorizerCacheSeconds, requestTimeoutMs });
     await new Promise<void>((done, fail) => {
       server!.once('error', fail);
       server!.listen(options.port, '127.0.0.1', () => done());
