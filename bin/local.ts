@@ -21,7 +21,7 @@ const runtime = await startRuntime({
 
 console.log(`Gatehouse is listening on ${runtime.baseUrl}`);
 if (runtime.devKey) {
-  console.log(`Dev API key for tenant 'dev' (shown once): ${runtime.devKey}`);
+  console.log(`Dev API key for tenant 'dev' (${runtime.devKeyFile ? `kept in ${runtime.devKeyFile}` : 'shown once'}): ${runtime.devKey}`);
   console.log(`Try: curl -H "Authorization: Bearer ${runtime.devKey}" ${runtime.baseUrl}/agents`);
 }
 

@@ -2,34 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { API_VERSION, authorizer, routes, type RouteDefinition } from '#functions/routes';
+import type { RouteDefinition } from '#functions/routes';
 import { mapErrorToResponse } from '#shared/http/error-mapper';
 import { problemResponse } from '#shared/http/problem';
-import { ServiceUnavailableError, UnauthorizedError } from '#shared/domain/errors';
 import { lambdaContext, loadHandler } from '#lib/local/handler-loader';
 import { isStreamingHandler, type LocalResponseStream, type ResponsePrelude, type StreamingHandler } from '#lib/local/lambda-streaming';
+import { cachedAuthorizer, type Authorize } from '#lib/local/gateway/authorizer-cache';
+import { answerClientError, continueUnlessTooLarge, declaresTooLargeBody, isClosing, readBody, refuseTooLargeBody, timeoutOptions } from '#lib/local/gateway/request-limits';
+import { matchRoute, STAGE } from '#lib/local/gateway/route-matching';
 
-export const STAGE = API_VERSION;
-/** API Gateway's own payload limit; our handlers enforce the smaller 1 MiB themselves. */
-const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-interface CompiledRoute {
-  route: RouteDefinition;
-  pattern: RegExp;
-  names: string[];
-}
-
-function compile(route: RouteDefinition): CompiledRoute {
-  const names: string[] = [];
-  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([a-z_]+)\\?\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  const prefix = route.unversioned ? '' : `/${STAGE}`;
-  return { route, names, pattern: new RegExp(`^${prefix}${source}/?$`) };
-}
-
-const compiled = routes.map(compile);
+export { STAGE } from '#lib/local/gateway/route-matching';
 
 function send(response: ServerResponse, result: APIGatewayProxyResult): void {
   const headers: Record<string, string> = {};
@@ -37,25 +19,6 @@ function send(response: ServerResponse, result: APIGatewayProxyResult): void {
   const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : Buffer.from(result.body ?? '', 'utf8');
   response.writeHead(result.statusCode, { ...headers, 'Content-Length': String(body.length) });
   response.end(body);
-}
-
-const NO_BODY = Buffer.alloc(0);
-
-async function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'> {
-  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3): most GETs,
-  // which then skip the stream's async iterator.
-  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
-    request.resume();
-    return NO_BODY;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > GATEWAY_MAX_BODY_BYTES) return 'too_large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 function singleValued(multi: Record<string, string[]>): Record<string, string> {
@@ -68,32 +31,35 @@ export interface ApiGatewayOptions {
    * deployed API's `resultsCacheTtl` does (`authorizer.cacheTtlSeconds`); 0 calls it every time.
    */
   authorizerCacheSeconds: number;
+  /** How long a request's headers and body may take to arrive before it is answered 408 (`requestTimeoutMsFromEnv`). */
+  requestTimeoutMs: number;
 }
 
 /**
  * Plays API Gateway (REST API, Lambda proxy integration) on a local HTTP server: matches the
  * route table, runs the Lambda authorizer the way the deployed API does (its answers cached per
  * Authorization header), and answers its own errors as the deployed API's gateway responses do
- * (problem+json 401, 404, 413, 503).
+ * (problem+json 401, 404, 413, 503; 400, 408 and 431 for requests that are not HTTP, too slow or
+ * too large to parse, gateway/request-limits.ts).
  */
 export function createApiGateway(options: ApiGatewayOptions): Server {
   const authorize = cachedAuthorizer(options.authorizerCacheSeconds * 1000);
-  const server = createServer((request, response) => {
-    handle(request, response, authorize).catch((error) => send(response, mapErrorToResponse(error)));
-  });
-  // Requests Node's parser refuses (headers or URL over 16 KiB, broken framing) get a problem+json
-  // as API Gateway's DEFAULT_4XX gives, instead of Node's bare status line.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const result = problemResponse({ status: tooLarge ? 431 : 400, code: tooLarge ? 'headers_too_large' : 'bad_request', detail: tooLarge ? 'The request line and headers are too large.' : 'The request is not valid HTTP.' });
-    const head = Object.entries({ ...result.headers, 'Content-Length': String(Buffer.byteLength(result.body)), Connection: 'close' }).map(([name, value]) => `${name}: ${value}`);
-    socket.end(`HTTP/1.1 ${result.statusCode} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n${head.join('\r\n')}\r\n\r\n${result.body}`);
-  });
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
+    // A connection answered 408 or 413 lingers only to drop what it still sends: nothing on it is served.
+    if (isClosing(request)) return void request.resume();
+    handle(request, response, authorize).catch((error) => {
+      if (!isClosing(request)) send(response, mapErrorToResponse(error));
+    });
+  };
+  const server = createServer(timeoutOptions(options.requestTimeoutMs), listener);
+  server.on('checkContinue', continueUnlessTooLarge(listener));
+  server.on('clientError', answerClientError);
   return server;
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse, authorize: Authorize): Promise<void> {
+  // As API Gateway does: a body declared over the limit is refused from the headers, unread.
+  if (declaresTooLargeBody(request)) return refuseTooLargeBody(request);
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   const method = (request.method ?? 'GET').toUpperCase();
   const match = matchRoute(method, url.pathname);
@@ -103,7 +69,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, author
   }
   if (match.route.streaming) return serveStreaming(match.route, match.params, url, request, response);
   const body = await readBody(request);
-  if (body === 'too_large') return send(response, problemResponse({ status: 413, code: 'payload_too_large', detail: 'The request body is too large.' }));
+  if (body === 'too_large') return refuseTooLargeBody(request);
 
   // Null-prototype maps: a client's header or query name may be `__proto__` or `constructor`.
   const multiHeaders: Record<string, string[]> = Object.create(null);
@@ -154,85 +120,6 @@ async function handle(request: IncomingMessage, response: ServerResponse, author
   const handler = await loadHandler(match.route.handler);
   const result = (await handler(event, lambdaContext(match.route.handler, 29))) as APIGatewayProxyResult;
   send(response, { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } });
-}
-
-/** Static segments of a path template as 0, `{variables}` as 1: lower sorts first (more specific). */
-function specificity(path: string): number[] {
-  return path.split('/').map((segment) => (segment.startsWith('{') ? 1 : 0));
-}
-
-function moreSpecific(left: number[], right: number[]): number {
-  for (let index = 0; index < Math.min(left.length, right.length); index++) if (left[index] !== right[index]) return left[index] - right[index];
-  return 0;
-}
-
-/**
- * REST API routing: the path picks one resource, static segments before `{variables}`
- * (`/agents/deploy` before `/agents/{agent_id}`), and only then the method; a method the
- * resource lacks is route_not_found, never another resource's method.
- */
-function matchRoute(method: string, pathname: string): { route: RouteDefinition; params: Record<string, string> } | undefined {
-  let resource: { template: CompiledRoute; found: RegExpExecArray } | undefined;
-  for (const candidate of compiled) {
-    const found = candidate.pattern.exec(pathname);
-    if (found && (!resource || moreSpecific(specificity(candidate.route.path), specificity(resource.template.route.path)) < 0)) resource = { template: candidate, found };
-  }
-  if (!resource) return undefined;
-  const { template, found } = resource;
-  const route = compiled.find((candidate) => candidate.route.path === template.route.path && candidate.route.method === method)?.route;
-  if (!route) return undefined;
-  try {
-    return { route, params: Object.fromEntries(template.names.map((name, index) => [name, decodeURIComponent(found[index + 1])])) };
-  } catch {
-    return undefined;
-  }
-}
-
-type AuthorizeOutcome = { context: Record<string, string> } | { problem: APIGatewayProxyResult };
-type Authorize = (headers: Record<string, string>, method: string, path: string, requestId: string) => Promise<AuthorizeOutcome>;
-
-/** Bounds the cache: one entry per key in use, and a flood of made-up keys is never cached. */
-const AUTHORIZER_CACHE_ENTRIES = 10_000;
-
-/**
- * The authorizer behind API Gateway's result cache, keyed by the identity source (the
- * Authorization header): an Allow answer stands for `ttlMs`, so a key revoked meanwhile keeps
- * working until then, exactly as on AWS (docs/security.md). Refusals and failures are not kept:
- * a key created or a table back up a moment later works at once. As on a REST API, a request
- * without the identity source is 401 without a call.
- */
-function cachedAuthorizer(ttlMs: number): Authorize {
-  const answers = new Map<string, { context: Record<string, string>; until: number }>();
-  return async (headers, method, path, requestId) => {
-    const authorization = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-    if (!authorization) return { problem: mapErrorToResponse(new UnauthorizedError()) };
-    const cached = answers.get(authorization);
-    // A copy: each event gets its own context, as each of API Gateway's invocations does.
-    if (cached && cached.until > Date.now()) return { context: { ...cached.context } };
-    const outcome = await invokeAuthorizer(headers, method, path, requestId);
-    if (ttlMs > 0 && 'context' in outcome) {
-      if (answers.size >= AUTHORIZER_CACHE_ENTRIES) answers.clear();
-      answers.set(authorization, { context: outcome.context, until: Date.now() + ttlMs });
-    }
-    return outcome;
-  };
-}
-
-/** REST API semantics: `Unauthorized` thrown → 401, a policy that allows nothing → 403, any other failure → 503. */
-async function invokeAuthorizer(headers: Record<string, string>, method: string, path: string, requestId: string): Promise<AuthorizeOutcome> {
-  const handler = await loadHandler(authorizer.handler);
-  try {
-    const result = await handler(
-      { type: 'REQUEST', methodArn: `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${path}`, headers, httpMethod: method, path, resource: path, requestContext: { requestId } },
-      lambdaContext(authorizer.handler, 10),
-    );
-    const allowed = result?.policyDocument?.Statement?.some((statement: { Effect: string }) => statement.Effect === 'Allow');
-    if (!allowed) return { problem: problemResponse({ status: 403, code: 'forbidden', detail: 'The API key may not call this route.' }) };
-    return { context: Object.fromEntries(Object.entries(result.context ?? {}).map(([key, value]) => [key, String(value)])) };
-  } catch (error) {
-    if (error instanceof Error && error.message === 'Unauthorized') return { problem: mapErrorToResponse(new UnauthorizedError('The API key is unknown or revoked.')) };
-    return { problem: mapErrorToResponse(new ServiceUnavailableError('The API key could not be checked right now. Retry shortly.')) };
-  }
 }
 
 /** Lambda's hard limit, which the streaming handler must end before. */

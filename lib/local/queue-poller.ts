@@ -48,8 +48,12 @@ const RESTING_DELAY_MS = 2_000;
 export class QueuePoller {
   private running = false;
   private loops: Promise<void>[] = [];
-  /** Ends the long polls in progress when the poller stops. */
-  private readonly stopping = new AbortController();
+  /**
+   * End the long polls in progress when the poller stops: one per loop, since each poll adds its
+   * abort listeners to the signal, and a signal shared by every loop of a wide consumer collects
+   * more than Node's default of ten (MaxListenersExceededWarning at each start).
+   */
+  private stopping: AbortController[] = [];
 
   constructor(
     private readonly consumer: ConsumerDefinition,
@@ -60,13 +64,14 @@ export class QueuePoller {
 
   start(): void {
     this.running = true;
-    this.loops = Array.from({ length: this.concurrency }, () => this.loop());
+    this.stopping = Array.from({ length: this.concurrency }, () => new AbortController());
+    this.loops = this.stopping.map((controller) => this.loop(controller.signal));
   }
 
   /** Stops receiving and waits for batches in flight to finish. */
   async stop(): Promise<void> {
     this.running = false;
-    this.stopping.abort();
+    for (const controller of this.stopping) controller.abort();
     this.wakeIdleLoops();
     await Promise.all(this.loops);
   }
@@ -102,14 +107,14 @@ export class QueuePoller {
     for (const end of [...this.resting]) end();
   }
 
-  private async loop(): Promise<void> {
+  private async loop(stopping: AbortSignal): Promise<void> {
     while (this.running) {
       let worked = false;
       try {
         for (const queueUrl of this.queueUrls) {
           const { Messages } = await eventSourceSqsClient().send(
             new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: this.consumer.batchSize, WaitTimeSeconds: this.waitSeconds(), MessageSystemAttributeNames: ['All'] }),
-            { abortSignal: this.stopping.signal },
+            { abortSignal: stopping },
           );
           if (Messages?.length) {
             this.wakeIdleLoops();

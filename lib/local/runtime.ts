@@ -7,13 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { authorizer } from '#functions/routes';
 import { consumers, eventFanOut, recurringJobs, scheduleTargets } from '#shared/config/topology';
 import { getIntegerFromEnv } from '#shared/config/env';
-import { StreamPoller } from '#lib/local/stream-poller';
+import { StreamPoller } from '#lib/local/streams/stream-poller';
 import { ScheduleRunner } from '#lib/local/schedule-runner';
 import { RecurringJobRunner } from '#lib/local/recurring-job-runner';
 import { everythingLostPolicy, sweepPolicyFromEnv, sweepStuckWork } from '#shared/services/stuck-work-sweeper';
-import { createApiKey, ensureApiKey } from '#shared/services/api-keys';
 import { redriveOpenDeliveries } from '#shared/services/open-delivery-redrive';
 import { createApiGateway, STAGE } from '#lib/local/api-gateway';
+import { setUpApiKeys } from '#lib/local/api-key-setup';
+import { requestTimeoutMsFromEnv } from '#lib/local/gateway/request-limits';
 import { stopOrphanedDynamoDbLocal } from '#lib/local/dynamodb-local';
 import { startEngines, type Engines } from '#lib/local/engines';
 import { provision, type EngineEndpoints } from '#lib/local/provision';
@@ -26,7 +27,10 @@ export interface RuntimeOptions {
   /** Where DynamoDB Local keeps its data; ignored when `inMemory`. */
   dataDir: string;
   inMemory: boolean;
-  /** `tenant:key` pairs to register; when empty, tenant `dev` gets a fresh key. */
+  /**
+   * `tenant:key` pairs to register (GATEHOUSE_API_KEYS); when empty, tenant `dev` gets a key. Keys
+   * of earlier starts that these do not list are revoked (lib/local/api-key-setup.ts).
+   */
   apiKeys: { tenantId: string; key: string }[];
   /** Names the table and queues, so that several runtimes can share engines in tests. */
   name?: string;
@@ -54,8 +58,10 @@ export interface RuntimeOptions {
 export interface Runtime {
   baseUrl: string;
   port: number;
-  /** The fresh dev key, when one was created. */
+  /** The dev key, when no keys were given. */
   devKey?: string;
+  /** Where the dev key is kept between starts, unless nothing persists. */
+  devKeyFile?: string;
   stop(): Promise<void>;
 }
 
@@ -81,6 +87,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const name = options.name ?? 'gatehouse';
   // Before any engine starts: a bad setting fails at once.
   const authorizerCacheSeconds = options.authorizerCacheSeconds ?? authorizerCacheSecondsFromEnv();
+  const requestTimeoutMs = requestTimeoutMsFromEnv();
   let engines: Engines | undefined;
   let server: Server | undefined;
   const pollers: QueuePoller[] = [];
@@ -114,12 +121,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       writeFileSync(join(options.dataDir, 'runtime.json'), JSON.stringify({ pid: process.pid, tableName: name, dynamodb: endpoints.dynamodb, dynamodbPid: engines?.dynamodbPid }, null, 2));
     }
 
-    let devKey: string | undefined;
-    if (options.apiKeys.length > 0) {
-      for (const { tenantId, key } of options.apiKeys) await ensureApiKey(tenantId, key);
-    } else {
-      devKey = (await createApiKey('dev')).key;
-    }
+    const { devKey, devKeyFile, revoked } = await setUpApiKeys(options.apiKeys, options.inMemory || options.engines ? undefined : options.dataDir);
+    if (revoked > 0) log(`Revoked ${revoked} API key(s) of an earlier start that this one does not list (GATEHOUSE_API_KEYS, or an earlier dev key).`);
 
     // The queues live in memory: every message of the last run is gone. One sweep of the
     // stuck-work sweeper with "everything in flight was lost" re-sends every waiting or running
@@ -169,14 +172,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       pollers.push(poller);
     }
 
-    server = createApiGateway({ authorizerCacheSeconds });
+    server = createApiGateway({ authorizerCacheSeconds, requestTimeoutMs });
     await new Promise<void>((done, fail) => {
       server!.once('error', fail);
       server!.listen(options.port, '127.0.0.1', () => done());
     });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
-    return { baseUrl: `http://127.0.0.1:${port}/${STAGE}`, port, devKey, stop: stopEngines };
+    return { baseUrl: `http://127.0.0.1:${port}/${STAGE}`, port, devKey, devKeyFile, stop: stopEngines };
   } catch (error) {
     await stopEngines().catch(() => undefined);
     throw error;

@@ -16,6 +16,12 @@ const RANDOM_LENGTH = 30;
 const CHECKSUM_LENGTH = 6;
 const LEGACY_RANDOM_LENGTH = 32;
 
+/**
+ * Which keys the local runtime manages: `env` ones it registered from GATEHOUSE_API_KEYS, and its
+ * `dev` key. Keys of the keys CLI carry no source, and the runtime never touches them.
+ */
+export type ApiKeySource = 'env' | 'dev';
+
 export interface ApiKeyRecord {
   key_id: string;
   tenant_id: string;
@@ -25,6 +31,7 @@ export interface ApiKeyRecord {
   created_at: string;
   revoked_at?: string;
   last_used_at?: string;
+  source?: ApiKeySource;
 }
 
 /** Uniform base62 characters: bytes ≥ 248 are dropped so that `byte % 62` has no bias. */

@@ -7,7 +7,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { documentClient } from '#shared/adapters/dynamodb/client';
-import { StreamPoller, type StreamPollerOptions } from '#lib/local/stream-poller';
+import { StreamPoller, type StreamPollerOptions } from '#lib/local/streams/stream-poller';
 import { provisionForTest } from '../support/provisioned';
 import { recording, resetRecording } from '../support/recording-stream-handler';
 

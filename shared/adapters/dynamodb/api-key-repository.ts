@@ -3,7 +3,7 @@ import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
-import type { ApiKeyRecord } from '#shared/domain/api-key';
+import type { ApiKeyRecord, ApiKeySource } from '#shared/domain/api-key';
 import { NotFoundError } from '#shared/domain/errors';
 
 /** API keys, stored by the hash of the key; the key itself is never stored. */
@@ -51,6 +51,11 @@ export class DynamoApiKeyRepository {
   async revoke(keyId: string, now: string): Promise<ApiKeyRecord> {
     const record = (await this.list()).find((candidate) => candidate.key_id === keyId);
     if (!record) throw new NotFoundError('api_key', keyId);
+    return this.revokeRecord(record, now);
+  }
+
+  /** Revokes a key already read (keeps the first revocation time if it was revoked meanwhile). */
+  async revokeRecord(record: ApiKeyRecord, now: string): Promise<ApiKeyRecord> {
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
@@ -64,9 +69,23 @@ export class DynamoApiKeyRepository {
       );
       return stripKeys<ApiKeyRecord>(Attributes!);
     } catch (error) {
-      if (isConditionFailure(error)) throw new NotFoundError('api_key', keyId);
+      if (isConditionFailure(error)) throw new NotFoundError('api_key', record.key_id);
       throw error;
     }
+  }
+
+  /** Hands a key to the local runtime's management (`source`), live: any revocation is lifted. */
+  async manage(keyHash: string, source: ApiKeySource): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.apiKey(keyHash),
+        UpdateExpression: 'SET #source = :source REMOVE revoked_at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#source': 'source' },
+        ExpressionAttributeValues: { ':source': source },
+      }),
+    );
   }
 
   /**

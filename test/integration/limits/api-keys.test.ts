@@ -9,7 +9,7 @@ import { API_KEY_PREFIX, apiKeyChecksum, hashApiKey, passesOfflineChecks } from 
 import { UnauthorizedError } from '#shared/domain/errors';
 import { repositoryRoot } from '#lib/local/handler-loader';
 import type { Provisioned } from '#lib/local/provision';
-import { authenticate, createApiKey, ensureApiKey } from '#shared/services/api-keys';
+import { authenticate, createApiKey, ensureApiKey, ensureDevApiKey, revokeManagedApiKeysExcept } from '#shared/services/api-keys';
 import { effectiveLimits } from '#shared/services/tenant-limits';
 import { provisionForTest, uniqueTenant } from '../../support/provisioned';
 
@@ -88,6 +88,40 @@ describe('API keys on DynamoDB Local', () => {
     // A later touch within the minute is refused by the condition: the first write stands.
     await apiKeyRepository.touch(record.key_hash, '2031-01-01T10:00:30.000Z', '2031-01-01T09:59:30.001Z');
     expect((await apiKeyRepository.findByHash(hashApiKey(key)))?.last_used_at).toBe(lastUsed);
+  });
+
+  describe('the keys the local runtime manages', () => {
+    const works = (key: string) => authenticate(bearer(key)).then(() => true, () => false);
+
+    it('revokes the managed keys a start no longer lists, reinstates one listed again, and leaves keys of the CLI alone', async () => {
+      const tenant = uniqueTenant();
+      const [listed, unlisted] = [`key_listed_${tenant}`, `key_unlisted_${tenant}`];
+      const { key: cliKey } = await createApiKey(tenant);
+      for (const key of [listed, unlisted, cliKey]) await ensureApiKey(tenant, key);
+
+      const revoked = await revokeManagedApiKeysExcept([listed, cliKey]);
+
+      expect(revoked.map((record) => record.key_hash)).toContain(hashApiKey(unlisted));
+      expect([await works(listed), await works(unlisted), await works(cliKey)]).toEqual([true, false, true]);
+      // A CLI key the variable once listed is still the CLI's: unlisted, it keeps working.
+      await revokeManagedApiKeysExcept([]);
+      expect([await works(listed), await works(cliKey)]).toEqual([false, true]);
+      await ensureApiKey(tenant, listed);
+      expect(await works(listed)).toBe(true);
+    });
+
+    it('reuses the dev key while it is live, and makes a fresh one once it is revoked', async () => {
+      const first = await ensureDevApiKey(undefined);
+      expect(first.created).toBe(true);
+      expect(await ensureDevApiKey(first.key)).toEqual({ key: first.key, created: false });
+
+      await revokeManagedApiKeysExcept([]);
+      const fresh = await ensureDevApiKey(first.key);
+
+      expect(fresh.created).toBe(true);
+      expect(fresh.key).not.toBe(first.key);
+      expect([await works(first.key), await works(fresh.key)]).toEqual([false, true]);
+    });
   });
 
   describe('the keys CLI', () => {
