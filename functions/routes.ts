@@ -57,6 +57,7 @@ const declaredRoutes: readonly RouteDefinition[] = [
 
   { method: 'POST', path: '/agents/deploy', handler: 'functions/agents/deploy-agent.ts', auth: 'api_key', access: { table: 'read_write' } },
   { method: 'GET', path: '/agents', handler: 'functions/agents/list-agents.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/agents/catalog', handler: 'functions/agents/list-agent-catalog.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/agents/{agent_id}', handler: 'functions/agents/get-agent.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/agents/{agent_id}/manifest', handler: 'functions/agents/get-agent-manifest.ts', auth: 'api_key', access: { table: 'read' } },
   // API Gateway allows one variable name per path level, so `{agent_slug}` of the spec is

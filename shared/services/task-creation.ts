@@ -1,7 +1,7 @@
 import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
-import { findAgentListing } from '#shared/agents/directory';
+import { findAgentListing, unknownAgentError } from '#shared/agents/directory';
 import { systemClock } from '#shared/domain/clock';
 import { InvalidRequestError } from '#shared/domain/errors';
 import { taskEvent } from '#shared/domain/events';
@@ -38,7 +38,7 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
   let deployment;
   if (request.shape === 'slug') {
     const agent = findAgentListing(request.agentReference);
-    if (!agent) throw new InvalidRequestError(`Unknown agent '${request.agentReference}'.`, [{ path: field, message: 'not a built-in agent' }], 'unknown_agent');
+    if (!agent) throw unknownAgentError(request.agentReference, field);
     deployment = deployments.find((candidate) => candidate.agent_slug === agent.slug);
     if (!deployment) {
       throw new InvalidRequestError(`Agent '${request.agentReference}' is not deployed for this tenant. Deploy it with POST /v1/agents/deploy first.`, [{ path: field, message: 'not deployed' }], 'agent_not_deployed');
