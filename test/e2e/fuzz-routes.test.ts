@@ -36,6 +36,7 @@ const ids: Record<string, string> = {
   delivery_id: 'evt_01jzzzzzzzzzzzzzzzzzzzzzzz',
   finding_id: 'fnd_01JZZZZZZZZZZZZZZZZZZZZZZZ',
   rule_id: 'security.missing-hsts',
+  code: 'validation-error',
 };
 /** Real next_cursor values of A's listings, to derive tampered cursors from. */
 const realCursors: string[] = [];

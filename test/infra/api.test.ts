@@ -127,7 +127,7 @@ describe('REST API', () => {
     });
 
     expect(JSON.parse(body.asString())).toEqual({
-      type: `https://gatehouse.dev/problems/${code.replace(/_/g, '-')}`,
+      type: `/v1/problems/${code.replace(/_/g, '-')}`,
       title: expect.any(String),
       status: Number(statusCode),
       detail: expect.any(String),
@@ -151,7 +151,7 @@ describe('REST API', () => {
       const response = responses.find(({ Properties }) => Properties.ResponseType === responseType);
       expect(response?.Properties.StatusCode, responseType).toBeUndefined();
       expect(response?.Properties.ResponseParameters['gatewayresponse.header.Content-Type']).toBe(PROBLEM_JSON);
-      expect(response?.Properties.ResponseTemplates['application/json']).toMatch(/^\{"type":"https:\/\/gatehouse\.dev\/problems\/[a-z-]+","title":"[^"]+","detail":.+,"code":"[a-z_]+"\}$/);
+      expect(response?.Properties.ResponseTemplates['application/json']).toMatch(/^\{"type":"\/v1\/problems\/[a-z-]+","title":"[^"]+","detail":.+,"code":"[a-z_]+"\}$/);
     }
   });
 
