@@ -1,5 +1,4 @@
-/** The API version; the stage of the deployed API and the path prefix of the local one. */
-export const API_VERSION = 'v1';
+export { API_VERSION } from '#shared/http/api-version';
 
 /**
  * The API's route table, declared once. The CDK API construct builds API Gateway resources and
@@ -54,9 +53,13 @@ export interface RouteDefinition {
 
 const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/health', handler: 'functions/health/get-health.ts', auth: 'none', access: { table: 'none' }, unversioned: true },
+  // The documentation of the problem types every error answer's `type` points at: public, static.
+  { method: 'GET', path: '/problems', handler: 'functions/problems/list-problem-types.ts', auth: 'none', access: { table: 'none' } },
+  { method: 'GET', path: '/problems/{code}', handler: 'functions/problems/get-problem-type.ts', auth: 'none', access: { table: 'none' } },
 
   { method: 'POST', path: '/agents/deploy', handler: 'functions/agents/deploy-agent.ts', auth: 'api_key', access: { table: 'read_write' } },
   { method: 'GET', path: '/agents', handler: 'functions/agents/list-agents.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'GET', path: '/agents/catalog', handler: 'functions/agents/list-agent-catalog.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/agents/{agent_id}', handler: 'functions/agents/get-agent.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/agents/{agent_id}/manifest', handler: 'functions/agents/get-agent-manifest.ts', auth: 'api_key', access: { table: 'read' } },
   // API Gateway allows one variable name per path level, so `{agent_slug}` of the spec is

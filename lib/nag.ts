@@ -134,11 +134,11 @@ export function acknowledgeApiFindings(api: IRestApi, stage: Stage): void {
   );
 }
 
-/** A method open without authorization on purpose (`auth: 'none'` in the route table, e.g. /health). */
+/** A method open without authorization on purpose (`auth: 'none'` in the route table: /health, /v1/problems). */
 export function acknowledgePublicMethod(method: Method): void {
   acknowledge(
     method,
     'APIG4',
-    "Declared auth: 'none' in the route table: a health check for load balancers and uptime probes, which answers without reading or revealing any tenant data.",
+    "Declared auth: 'none' in the route table: the health check for load balancers and uptime probes, and the static documentation of the API's problem types; neither reads the table or reveals any tenant data.",
   );
 }

@@ -1,4 +1,5 @@
 import * as z from '#shared/zod';
+import { storableJson } from '#shared/http/common-schemas';
 
 const id = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(64)));
 
@@ -21,9 +22,11 @@ export const resolveApprovalBody = /* @__PURE__ */ z.schema(() =>
       comment: z.optional(z.string().check(z.maxLength(2000))),
       // Stored in the approval item: bounded so it always fits DynamoDB's item limit.
       modified_action: z.optional(
-        z
-          .catchall(z.object({ type: id }), z.unknown())
-          .check(z.refine((action) => Buffer.byteLength(JSON.stringify(action), 'utf8') <= 64 * 1024, 'must be at most 65536 bytes as JSON')),
+        storableJson(
+          z
+            .catchall(z.object({ type: id }), z.unknown())
+            .check(z.refine((action) => Buffer.byteLength(JSON.stringify(action), 'utf8') <= 64 * 1024, 'must be at most 65536 bytes as JSON')),
+        ),
       ),
     })
     .check(z.refine((body) => !(body.decision === 'denied' && body.modified_action), { message: 'modified_action only goes with decision approved', path: ['modified_action'] })),

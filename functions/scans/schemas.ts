@@ -1,6 +1,7 @@
 import * as z from '#shared/zod';
 import { DETECTORS, SEVERITIES } from '#shared/scans/model';
 import { DISMISS_REASONS } from '#shared/scans/finding';
+import { storableJson } from '#shared/http/common-schemas';
 
 const id = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(64)));
 const name = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(200)));
@@ -41,9 +42,11 @@ export const createScanBody = /* @__PURE__ */ z.schema(() =>
         ),
       ),
       metadata: z.optional(
-        z
-          .record(z.string().check(z.maxLength(64)), z.union([z.string().check(z.maxLength(1024)), z.number(), z.boolean()]))
-          .check(z.refine((value) => Object.keys(value).length <= 50, 'at most 50 keys')),
+        storableJson(
+          z
+            .record(z.string().check(z.maxLength(64)), z.union([z.string().check(z.maxLength(1024)), z.number(), z.boolean()]))
+            .check(z.refine((value) => Object.keys(value).length <= 50, 'at most 50 keys')),
+        ),
       ),
     }),
     {},

@@ -2,30 +2,25 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { retrySoon } from '#shared/adapters/sqs/retry-soon';
-import { dispatchRestamp } from '#shared/adapters/sqs/retention-dispatcher';
 import { InvalidRequestError } from '#shared/domain/errors';
 import { restampJobSchema } from '#shared/domain/retention-job';
 import { logger } from '#shared/observability/logger';
 import { observedHandler } from '#shared/observability/observed-handler';
 import { observeRecord } from '#shared/observability/record-context';
-import { runRestamp } from '#shared/services/retention-restamp';
+import { continueRestamp } from '#shared/services/retention-restamp';
 
 const processor = new BatchProcessor(EventType.SQS);
 
 /** Pages per message: small enough to end well inside the function's timeout, then re-send. */
 const PAGES_PER_MESSAGE = 20;
 
-/**
- * Runs a re-stamp job for a while, then re-sends it with its cursor. The continuation is sent
- * before this message is acknowledged: a crash in between at worst runs the rest twice (writes
- * are idempotent), and a crash before it redelivers this message, which resumes at its cursor.
- */
+/** Runs a re-stamp job for a while; the service queues what is left (shared/services/retention-restamp.ts). */
 async function restampRecord(record: SQSRecord): Promise<void> {
   const job = parseMessageBody(record, restampJobSchema, 'retention-restamper');
   if (!job) return;
-  let next;
+  let continues;
   try {
-    next = await runRestamp(job, { maxPages: PAGES_PER_MESSAGE });
+    continues = await continueRestamp(job, { maxPages: PAGES_PER_MESSAGE });
   } catch (error) {
     // A cursor that is not this tenant's listing can never succeed: drop it, as malformed.
     if (error instanceof InvalidRequestError) {
@@ -34,8 +29,7 @@ async function restampRecord(record: SQSRecord): Promise<void> {
     }
     throw error;
   }
-  if (next) await dispatchRestamp(next);
-  logger.info(next ? 're-stamp continues' : 're-stamp ended (done or outdated)', { tenant_id: job.tenant_id, version: job.version });
+  logger.info(continues ? 're-stamp continues' : 're-stamp ended (done or outdated)', { tenant_id: job.tenant_id, version: job.version });
 }
 
 export const handler = observedHandler(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>

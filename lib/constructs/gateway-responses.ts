@@ -1,5 +1,6 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { problemResponse } from '#shared/http/problem';
+import { findProblemType, renderProblemType } from '#shared/http/problem-catalog';
 import { SECURITY_HEADERS } from '#shared/http/response';
 
 interface GatewayProblem {
@@ -7,8 +8,6 @@ interface GatewayProblem {
   /** Omitted for the catch-alls: they cover several statuses and the template cannot tell which. */
   status?: number;
   code: string;
-  /** Defaults to the status's title in shared/http/problem.ts. */
-  title?: string;
   /** A VTL template fragment; `$context` variables are filled in by API Gateway. */
   detail: string;
   retryAfterSeconds?: number;
@@ -31,15 +30,17 @@ const GATEWAY_PROBLEMS: readonly GatewayProblem[] = [
   { type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR, status: 503, code: 'service_unavailable', detail: '"The API key could not be checked right now. Retry shortly."', retryAfterSeconds: 2 },
   { type: ResponseType.REQUEST_TOO_LARGE, status: 413, code: 'payload_too_large', detail: '"The request body is too large."' },
   { type: ResponseType.THROTTLED, status: 429, code: 'rate_limited', detail: '"Too many requests. Retry shortly."', retryAfterSeconds: 1 },
-  { type: ResponseType.DEFAULT_4XX, code: 'request_rejected', title: 'Request rejected', detail: '$context.error.messageString' },
-  { type: ResponseType.DEFAULT_5XX, code: 'gateway_error', title: 'Gateway error', detail: '"The gateway could not complete the request (request id $context.requestId)."' },
+  { type: ResponseType.DEFAULT_4XX, code: 'request_rejected', detail: '$context.error.messageString' },
+  { type: ResponseType.DEFAULT_5XX, code: 'gateway_error', detail: '"The gateway could not complete the request (request id $context.requestId)."' },
 ];
 
-/** The problem+json body template of one gateway response. */
-function problemTemplate({ status, code, title, detail }: GatewayProblem): string {
+/** The problem+json body template of one gateway response; its title is the one its problem type documents. */
+function problemTemplate({ status, code, detail }: GatewayProblem): string {
   const body: Record<string, unknown> = JSON.parse(problemResponse({ status: status ?? 0, code, detail: DETAIL }).body);
+  const documented = findProblemType(code);
+  if (!documented) throw new Error(`The gateway response code '${code}' is not in shared/http/problem-catalog.ts.`);
   if (status === undefined) delete body.status;
-  if (title) body.title = title;
+  body.title = renderProblemType(documented).title;
   return JSON.stringify(body).replace(JSON.stringify(DETAIL), detail);
 }
 

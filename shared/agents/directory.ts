@@ -1,3 +1,5 @@
+import { InvalidRequestError } from '#shared/domain/errors';
+
 /**
  * The built-in agents as the API names them: canonical slug, aliases and task types, and nothing
  * else. Routes that only resolve a slug or check a task type (`POST /tasks`, the listings filtered
@@ -25,4 +27,21 @@ export function findAgentListing(slugOrAlias: string): AgentListing | undefined 
 /** A listing filter's `agent`: an alias becomes its canonical slug; anything else is kept, and matches nothing. */
 export function canonicalAgentFilter(slugOrAlias: string): string {
   return findAgentListing(slugOrAlias)?.slug ?? slugOrAlias;
+}
+
+/** Where the catalog of deployable agents is documented; unknown-agent errors point there. */
+export const AGENT_CATALOG_DOCS = 'docs/api.md#agents';
+
+/**
+ * The 400 for a slug that names no built-in agent (`unknown_agent`): it says which slugs exist
+ * and where the catalog is, so the client can correct the request without looking elsewhere.
+ */
+export function unknownAgentError(reference: string, field: string): InvalidRequestError {
+  const names = BUILT_IN_AGENTS.map((agent) => (agent.aliases.length > 0 ? `${agent.slug} (alias ${agent.aliases.join(', ')})` : agent.slug));
+  const slugs = BUILT_IN_AGENTS.flatMap((agent) => [agent.slug, ...agent.aliases]);
+  return new InvalidRequestError(
+    `Unknown agent '${reference}'. The built-in agents are ${names.join(' and ')}; GET /v1/agents/catalog lists them with their task types (${AGENT_CATALOG_DOCS}).`,
+    [{ path: field, message: `not a built-in agent; must be one of: ${slugs.join(', ')}` }],
+    'unknown_agent',
+  );
 }

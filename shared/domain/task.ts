@@ -1,4 +1,5 @@
 import type { ApprovalDecision } from '#shared/agents/agent';
+import type { FieldError } from '#shared/domain/errors';
 import type { TaskShape, TaskStatus } from '#shared/domain/task-state';
 
 export type TaskPriority = 'low' | 'normal' | 'high';
@@ -29,6 +30,11 @@ export interface Task {
   agent_id: string;
   task_type: string;
   input: Record<string, unknown>;
+  /**
+   * Numbers of the input the table cannot keep as sent (stored as null instead): the task was
+   * accepted, and its run fails with `malformed_input` naming them (shared/services/task-creation.ts).
+   */
+  input_violations?: FieldError[];
   status: TaskStatus;
   priority: TaskPriority;
   session_id?: string;

@@ -1,5 +1,5 @@
-import type { RouteMiddleware } from '#shared/http/route-middleware';
-import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { HttpMiddleware } from '#shared/http/route-middleware';
 import { DomainError, RateLimitedError } from '#shared/domain/errors';
 import { problemResponse } from '#shared/http/problem';
 import { logger } from '#shared/observability/logger';
@@ -55,10 +55,11 @@ export function mapErrorToResponse(error: unknown, requestId?: string): APIGatew
   return problemResponse({ status: 500, code: 'internal_error', detail: `An unexpected error occurred. Quote request id ${requestId ?? 'unknown'} when reporting it.` });
 }
 
-export function errorMapper(): RouteMiddleware {
+/** Answers any error of the pipeline as problem+json; works for REST API and Function URL events alike. */
+export function errorMapper<Event extends { requestContext?: { requestId?: string } } = APIGatewayProxyEvent, Result = APIGatewayProxyResult>(): HttpMiddleware<Event, Result> {
   return {
     onError: async (request) => {
-      request.response = mapErrorToResponse(request.error, request.event.requestContext?.requestId);
+      request.response = mapErrorToResponse(request.error, request.event.requestContext?.requestId) as Result;
     },
   };
 }

@@ -1,8 +1,8 @@
 import type middy from '@middy/core';
-import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { RateLimitedError } from '#shared/domain/errors';
 import type { RateLimitDecision } from '#shared/domain/rate-limit';
-import type { RouteMiddleware } from '#shared/http/route-middleware';
+import type { HttpMiddleware } from '#shared/http/route-middleware';
 import { spendRequest } from '#shared/services/request-budget';
 
 /**
@@ -24,12 +24,14 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
 /**
  * Spends one request of the tenant's budget before anything else of the request runs (body
  * parsing, validation, idempotency, the handler), so a 429 changes nothing. The tenant comes
- * straight from the authorizer's context; without one, tenantContext answers 401 next.
+ * straight from the authorizer's context (without one, tenantContext answers 401 next), or from
+ * the pipeline's own authentication where no authorizer runs (streaming routes).
  */
-export function rateLimit(): RouteMiddleware {
+export function rateLimit<Event extends { requestContext?: unknown } = APIGatewayProxyEvent, Result = APIGatewayProxyResult>(): HttpMiddleware<Event, Result> {
   return {
     before: async (request) => {
-      const tenantId = request.event.requestContext?.authorizer?.tenant_id;
+      const authorizer = (request.event.requestContext as { authorizer?: { tenant_id?: unknown } } | undefined)?.authorizer;
+      const tenantId = request.internal.tenantId ?? authorizer?.tenant_id;
       if (typeof tenantId !== 'string' || tenantId === '') return;
       const decision = await spendRequest(tenantId);
       request.internal.rateLimit = decision;

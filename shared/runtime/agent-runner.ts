@@ -71,7 +71,8 @@ export class AgentRunner {
     if (!agent || !taskType || !handler) {
       return this.fail(task, { code: 'agent_error', message: `Agent '${task.agent}' has no task type '${task.task_type}'.` });
     }
-    const violations = validateAgainstSchema(taskType.input_schema, task.input);
+    // Numbers the table could not keep are null in the stored input: name them, not what the schema makes of the nulls.
+    const violations = task.input_violations?.length ? task.input_violations : validateAgainstSchema(taskType.input_schema, task.input);
     if (violations.length > 0) {
       return this.fail(task, { code: 'malformed_input', message: `The input does not match the ${task.task_type} input schema.`, details: violations });
     }

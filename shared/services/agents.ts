@@ -1,16 +1,17 @@
 import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
 import type { AgentManifest } from '#shared/agents/agent';
+import { unknownAgentError } from '#shared/agents/directory';
 import { findManifestBySlug } from '#shared/agents/manifests';
 import { DEFAULT_AGENT_CONFIG, type AgentConfig, type AgentDeployment } from '#shared/domain/agent-deployment';
 import { systemClock } from '#shared/domain/clock';
-import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
+import { NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
 
 /** Deploys a built-in agent into the tenant. Aliases deploy the canonical agent. */
 export async function deployAgent(tenantId: string, request: { agent_slug: string; name?: string }): Promise<AgentDeployment> {
   const manifest = findManifestBySlug(request.agent_slug);
   if (!manifest) {
-    throw new InvalidRequestError(`Unknown agent '${request.agent_slug}'.`, [{ path: 'body.agent_slug', message: 'not a built-in agent; see the README for the catalog' }], 'unknown_agent');
+    throw unknownAgentError(request.agent_slug, 'body.agent_slug');
   }
   const now = systemClock.now().toISOString();
   const deployment: AgentDeployment = {

@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
 import { tenantSettingsRepository } from '#shared/adapters/dynamodb/tenant-settings-repository';
+import { dispatchRestamp } from '#shared/adapters/sqs/retention-dispatcher';
 import { stampOf, type RetentionStamp } from '#shared/domain/retention';
 import type { RestampJob } from '#shared/domain/retention-job';
 import { loadSettings } from '#shared/services/tenant-settings';
@@ -57,4 +58,16 @@ export async function runRestamp(job: RestampJob, options: { maxPages: number; p
     current = progress.next;
   }
   return current;
+}
+
+/**
+ * The queue consumer's share of a job: runs it for `maxPages` pages, then queues the rest with its
+ * cursor. The continuation is sent before the message is acknowledged: a crash in between at worst
+ * runs the rest twice (writes are idempotent), and a crash before it redelivers the message, which
+ * resumes at its cursor. Returns whether the job continues.
+ */
+export async function continueRestamp(job: RestampJob, options: { maxPages: number }): Promise<boolean> {
+  const next = await runRestamp(job, options);
+  if (next) await dispatchRestamp(next);
+  return next !== undefined;
 }

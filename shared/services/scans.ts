@@ -39,6 +39,11 @@ export async function createProject(tenantId: string, request: { name: string; t
   return project;
 }
 
+/** The tenant's projects, newest first, cursor-paged. */
+export function listProjects(tenantId: string, query: { limit: number; cursor?: string }) {
+  return scanRepository.listProjects(tenantId, query.limit, query.cursor);
+}
+
 export async function getProject(tenantId: string, projectId: string): Promise<Project> {
   const project = await scanRepository.getProject(tenantId, projectId);
   if (!project) throw new NotFoundError('project', projectId);

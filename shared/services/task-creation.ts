@@ -1,11 +1,12 @@
 import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
-import { findAgentListing } from '#shared/agents/directory';
+import { findAgentListing, unknownAgentError } from '#shared/agents/directory';
 import { systemClock } from '#shared/domain/clock';
 import { InvalidRequestError } from '#shared/domain/errors';
 import { taskEvent } from '#shared/domain/events';
 import { newId } from '#shared/domain/ids';
+import { UNSTORABLE_NUMBER_MESSAGE, unstorableNumberPaths, withUnstorableNumbersAsNull } from '#shared/domain/storable-number';
 import type { Task, TaskPriority } from '#shared/domain/task';
 import { initialStatus, type TaskShape } from '#shared/domain/task-state';
 import { addLogContext } from '#shared/observability/log-context';
@@ -28,7 +29,8 @@ export interface CreateTaskRequest {
 
 /**
  * Creates a task for a deployed agent and hands it to the workers. Input that breaks the task
- * type's schema is accepted here and fails the task later with `malformed_input` (decisions.md).
+ * type's schema is accepted here and fails the task later with `malformed_input`; so is input
+ * holding a number the table cannot keep as sent: it is stored as null, and the run fails naming it.
  */
 export async function createTask(tenantId: string, request: CreateTaskRequest): Promise<Task> {
   const deployments = await agentRepository.list(tenantId);
@@ -36,7 +38,7 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
   let deployment;
   if (request.shape === 'slug') {
     const agent = findAgentListing(request.agentReference);
-    if (!agent) throw new InvalidRequestError(`Unknown agent '${request.agentReference}'.`, [{ path: field, message: 'not a built-in agent' }], 'unknown_agent');
+    if (!agent) throw unknownAgentError(request.agentReference, field);
     deployment = deployments.find((candidate) => candidate.agent_slug === agent.slug);
     if (!deployment) {
       throw new InvalidRequestError(`Agent '${request.agentReference}' is not deployed for this tenant. Deploy it with POST /v1/agents/deploy first.`, [{ path: field, message: 'not deployed' }], 'agent_not_deployed');
@@ -50,6 +52,7 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
     const known = deployed.task_types.join(', ');
     throw new InvalidRequestError(`Agent '${deployed.slug}' has no task type '${request.task_type}'.`, [{ path: 'body.task_type', message: `must be one of: ${known}` }], 'unknown_task_type');
   }
+  const unstorable = unstorableNumberPaths(request.input);
   const now = systemClock.now();
   const task: Task = {
     task_id: newId('tsk', now.getTime()),
@@ -58,7 +61,9 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
     agent: deployment.agent_slug,
     agent_id: deployment.agent_id,
     task_type: request.task_type,
-    input: request.input,
+    ...(unstorable.length > 0
+      ? { input: withUnstorableNumbersAsNull(request.input), input_violations: unstorable.map((path) => ({ path: ['input', ...path].join('.'), message: UNSTORABLE_NUMBER_MESSAGE })) }
+      : { input: request.input }),
     status: initialStatus(request.shape),
     priority: request.priority,
     ...(request.session_id ? { session_id: request.session_id } : {}),

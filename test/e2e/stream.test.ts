@@ -128,6 +128,27 @@ describe('GET /events/stream (SSE) with a real EventSource client', () => {
     expect(text).toMatch(/^retry: \d+/);
   });
 
+  it('refuses a bad query, a bad Last-Event-ID and a non-SSE Accept with problem+json, after counting the request', async () => {
+    const ask = (query: string, headers: Record<string, string>) => fetch(`${runtime.baseUrl}/events/stream${query}`, { headers: { Authorization: `Bearer ${runtime.keys.a}`, ...headers }, signal: AbortSignal.timeout(5_000) });
+    const cases: [string, Record<string, string>, number, string, string[]][] = [
+      ['?types=nope', {}, 400, 'validation_error', ['query.types.0']],
+      ['', { 'Last-Event-ID': 'evt_1' }, 400, 'validation_error', ['headers.last-event-id']],
+      ['?last_event_id=nope', {}, 400, 'validation_error', ['query.last_event_id']],
+      ['', { Accept: 'application/json' }, 406, 'not_acceptable', []],
+    ];
+
+    for (const [query, headers, status, code, paths] of cases) {
+      const response = await ask(query, headers);
+      expect(response.status, query).toBe(status);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(response.headers.get('ratelimit-limit')).toMatch(/^\d+$/);
+      const problem = (await response.json()) as { code: string; type: string; errors?: { path: string }[] };
+      expect(problem.code).toBe(code);
+      expect(problem.type).toBe(`/v1/problems/${code.replace(/_/g, '-')}`);
+      expect((problem.errors ?? []).map((error) => error.path)).toEqual(paths);
+    }
+  });
+
   it('answers a missing key with 401 problem+json and shows a tenant none of the others’ events', async () => {
     const anonymous = await fetch(`${runtime.baseUrl}/events/stream`, { signal: AbortSignal.timeout(5_000) });
     expect(anonymous.status).toBe(401);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, routes } from '#functions/routes';
 import { synthGatehouse } from './synth';
 import { STAGE_THROTTLE } from '#lib/constructs/api';
-import { methodFor, type CfnResource } from './template-queries';
+import { functionIdFor, getAttTarget, methodFor, type CfnResource } from './template-queries';
 
 const PROBLEM_JSON = "'application/problem+json'";
 /** Streaming routes are served behind Function URLs instead (streaming.test.ts). */
@@ -69,6 +69,24 @@ describe('REST API', () => {
     expect(method.Properties).toMatchObject({ HttpMethod: route.method, Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' } });
   });
 
+  it('invokes the route functions with one role of the API, which may invoke exactly those functions and nothing else', () => {
+    const roleIds = new Set(apiRoutes.map((route) => getAttTarget(methodFor(template, route).Properties.Integration.Credentials)));
+    const [roleId] = roleIds;
+    const role = template.findResources('AWS::IAM::Role')[roleId!] as CfnResource;
+    const statements = (Object.values(template.findResources('AWS::IAM::Policy')) as CfnResource[])
+      .filter(({ Properties }) => (Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === roleId))
+      .flatMap(({ Properties }) => Properties.PolicyDocument.Statement as { Action: string; Effect: string; Resource: unknown }[]);
+    const invoked = statements.flatMap(({ Resource }) => [Resource].flat().map(getAttTarget));
+
+    expect(roleIds.size).toBe(1);
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'apigateway.amazonaws.com' } }]);
+    expect(statements.map(({ Action, Effect }) => [Action, Effect])).toEqual(statements.map(() => ['lambda:InvokeFunction', 'Allow']));
+    expect(invoked.sort()).toEqual(apiRoutes.map((route) => functionIdFor(template, route)).sort());
+    // No resource-based permission lets API Gateway invoke a route function any other way.
+    const apiPermissions = (Object.values(template.findResources('AWS::Lambda::Permission')) as CfnResource[]).filter(({ Properties }) => Properties.Principal === 'apigateway.amazonaws.com');
+    expect(apiPermissions.map(({ Properties }) => getAttTarget(Properties.FunctionName))).toEqual([getAttTarget(Object.values(template.findResources('AWS::ApiGateway::Authorizer'))[0].Properties.AuthorizerUri)]);
+  });
+
   it('guards api_key routes with the request authorizer and leaves the others open', () => {
     const authorizerId = Object.keys(template.findResources('AWS::ApiGateway::Authorizer'))[0];
 
@@ -109,7 +127,7 @@ describe('REST API', () => {
     });
 
     expect(JSON.parse(body.asString())).toEqual({
-      type: `https://gatehouse.dev/problems/${code.replace(/_/g, '-')}`,
+      type: `/v1/problems/${code.replace(/_/g, '-')}`,
       title: expect.any(String),
       status: Number(statusCode),
       detail: expect.any(String),
@@ -133,7 +151,7 @@ describe('REST API', () => {
       const response = responses.find(({ Properties }) => Properties.ResponseType === responseType);
       expect(response?.Properties.StatusCode, responseType).toBeUndefined();
       expect(response?.Properties.ResponseParameters['gatewayresponse.header.Content-Type']).toBe(PROBLEM_JSON);
-      expect(response?.Properties.ResponseTemplates['application/json']).toMatch(/^\{"type":"https:\/\/gatehouse\.dev\/problems\/[a-z-]+","title":"[^"]+","detail":.+,"code":"[a-z_]+"\}$/);
+      expect(response?.Properties.ResponseTemplates['application/json']).toMatch(/^\{"type":"\/v1\/problems\/[a-z-]+","title":"[^"]+","detail":.+,"code":"[a-z_]+"\}$/);
     }
   });
 

@@ -53,7 +53,7 @@ describe('OWASP API2/API5/API8/API9', () => {
     ids.webhook_id = (await a('POST', '/webhooks', validBodies['POST /webhooks'])).body.webhook_id;
     ids.project_id = (await a('POST', '/projects', validBodies['POST /projects'])).body.project_id;
     ids.scan_id = (await a('POST', `/projects/${ids.project_id}/scans`, { detectors: ['security'] })).body.scan_id;
-    Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none' });
+    Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', code: 'validation-error' });
   }, 120_000);
 
   afterAll(async () => {
@@ -208,7 +208,7 @@ describe('OWASP API2/API5/API8/API9', () => {
       }
 
       expect(response.statusCode).toBe(500);
-      expect(JSON.parse(response.body)).toEqual({ type: 'https://gatehouse.dev/problems/internal-error', title: 'Internal Server Error', status: 500, code: 'internal_error', detail: expect.stringContaining('req-123') });
+      expect(JSON.parse(response.body)).toEqual({ type: '/v1/problems/internal-error', title: 'Internal Server Error', status: 500, code: 'internal_error', detail: expect.stringContaining('req-123') });
       expect(response.body).not.toMatch(/task-repository|\.ts|pk|TypeError|Cannot read|dynamodb/i);
       expect(response.headers).toMatchObject({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
     });

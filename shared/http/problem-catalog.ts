@@ -1,0 +1,100 @@
+import { NotFoundError } from '#shared/domain/errors';
+import { problemTypeUri, STATUS_TITLES } from '#shared/http/problem';
+
+/**
+ * Every problem `code` the service answers with, documented: what `GET /v1/problems` lists and
+ * `GET /v1/problems/{code}` shows, the page each answer's `type` points at. Only those two routes
+ * load this module; the answers themselves are built by shared/http/problem.ts.
+ * test/unit/http-problem-catalog.test.ts finds every code the code base uses in this list.
+ */
+export interface ProblemType {
+  code: string;
+  /** null for the gateway's catch-alls, which keep the status API Gateway chose. */
+  status: number | null;
+  /** Defaults to the status's reason phrase, as the answers carry it. */
+  title?: string;
+  description: string;
+}
+
+const notFound = (resource: string, where: string): ProblemType => ({
+  code: `${resource.replace(/ /g, '_')}_not_found`,
+  status: 404,
+  description: `No ${resource} with this id exists for the calling tenant (${where}). Another tenant's ${resource} is answered the same way, so ids reveal nothing.`,
+});
+
+export const PROBLEM_TYPES: readonly ProblemType[] = [
+  { code: 'validation_error', status: 400, description: 'The request does not match the documented shape of the route: its body, query, path parameters or headers. `errors` lists every violation as `{path, message}`, with paths such as `body.metadata.build` or `query.limit`. Fix them and send the request again.' },
+  { code: 'malformed_json', status: 400, description: 'The body is not valid JSON, is nested more than 20 levels deep, or has a `__proto__` or `constructor` key at some depth.' },
+  { code: 'invalid_cursor', status: 400, description: 'The `cursor` query parameter is not one this listing handed out, or it is used with other filters. Pass the `next_cursor` of the previous page unchanged, with the same filters.' },
+  { code: 'invalid_idempotency_key', status: 400, description: 'The `Idempotency-Key` header must be 1 to 255 visible ASCII characters.' },
+  { code: 'path_parameter_too_long', status: 400, description: 'A path parameter is longer than any identifier can be (128 characters by default), so the request cannot name anything.' },
+  { code: 'invalid_target', status: 400, description: "A project's or scan's target is not a URL Gatehouse can scan: it must be an http or https URL of a public host." },
+  { code: 'unknown_agent', status: 400, description: 'The named agent is not one of the built-in agents. `GET /v1/agents/catalog` lists the agents that can be deployed, with their aliases and task types.' },
+  { code: 'agent_not_deployed', status: 400, description: 'The agent exists but is not deployed for this tenant, or no deployed agent has this `agent_id`. Deploy it first with `POST /v1/agents/deploy`.' },
+  { code: 'unknown_task_type', status: 400, description: 'The agent has no such task type. `errors` names the task types it has; `GET /v1/agents/catalog` lists them all.' },
+  { code: 'retention_not_allowed_on_plan', status: 400, description: "The retention asked for is outside what the tenant's plan allows; `errors` names the allowed range." },
+  { code: 'bad_request', status: 400, description: 'The request is not valid HTTP (broken framing or an unparsable request line), so it never reached a route.' },
+  { code: 'unauthorized', status: 401, description: 'The API key is missing, malformed, unknown or revoked. Send it as `Authorization: Bearer <key>`; keys in the query string or other headers are not accepted.' },
+  { code: 'forbidden', status: 403, description: 'The API key may not call this route.' },
+  { code: 'route_not_found', status: 404, description: 'No route matches the method and path. Every route is under `/v1`; a path that exists with another method answers this too.' },
+  notFound('agent', 'deployed agents are found by `agent_id` or slug'),
+  notFound('task', 'GET /v1/tasks lists them'),
+  notFound('artifact', 'GET /v1/artifacts?task_id= lists them'),
+  notFound('approval', 'GET /v1/approvals lists them'),
+  notFound('webhook', 'GET /v1/webhooks lists them'),
+  notFound('delivery', "GET /v1/webhooks/{webhook_id}/deliveries lists a webhook's deliveries"),
+  notFound('project', 'GET /v1/projects lists them'),
+  notFound('scan', "GET /v1/projects/{project_id}/scans lists a project's scans"),
+  notFound('finding', "GET /v1/scans/{scan_id}/findings lists a scan's findings"),
+  { code: 'problem_type_not_found', status: 404, description: 'No problem type has this code. `GET /v1/problems` lists them all.' },
+  { code: 'not_acceptable', status: 406, description: 'The event stream serves `text/event-stream` only, and the `Accept` header excludes it.' },
+  { code: 'request_timeout', status: 408, description: 'The request\'s headers or body arrived too slowly, so the connection was closed before any route ran. Send the whole request promptly.' },
+  { code: 'agent_already_deployed', status: 409, description: 'The agent is already deployed for this tenant; `detail` names its `agent_id`. A tenant deploys each agent once.' },
+  { code: 'task_not_cancellable', status: 409, description: 'The task has already ended (complete, failed or cancelled) and can no longer be cancelled.' },
+  { code: 'invalid_task_transition', status: 409, description: "The task's state does not allow this change, for example completing a task that is not running." },
+  { code: 'task_not_awaiting_approval', status: 409, description: 'The task that asked for this approval was cancelled, so the approval can no longer be resolved.' },
+  { code: 'approval_already_resolved', status: 409, description: 'The approval was already approved or denied, by a person or by its expiry. A decision is final.' },
+  { code: 'scan_not_cancellable', status: 409, description: 'The scan has already finished (completed, failed or cancelled) and can no longer be cancelled.' },
+  { code: 'webhook_limit_reached', status: 409, description: 'The tenant has as many webhook subscriptions as it may have. Delete one before creating another.' },
+  { code: 'settings_changed_concurrently', status: 409, description: "The tenant's settings changed while this request was applied. Read them again and retry." },
+  { code: 'idempotency_key_reused', status: 409, description: 'This `Idempotency-Key` was already used with a different request within 24 hours. Use a new key for a new request.' },
+  { code: 'idempotency_request_in_progress', status: 409, description: 'A request with this `Idempotency-Key` is still being processed. Retry shortly to get its answer.' },
+  { code: 'payload_too_large', status: 413, description: 'The request body is larger than the service accepts (1 MiB by default; a body declared over the gateway\'s own 10 MiB is refused from its headers, before it is read).' },
+  { code: 'uri_too_long', status: 414, description: 'The query string is longer than the service accepts (2048 characters by default).' },
+  { code: 'unsupported_media_type', status: 415, description: 'A request body must be JSON, sent with `Content-Type: application/json`.' },
+  { code: 'rate_limited', status: 429, description: "The tenant spent its request budget, or the API as a whole is throttled. `Retry-After` says how many seconds to wait; the `RateLimit-*` headers show the tenant's budget." },
+  { code: 'headers_too_large', status: 431, description: 'The request line and headers together are too large.' },
+  { code: 'internal_error', status: 500, description: "An unexpected error. Nothing about it is shown; quote the request id in `detail` when reporting it." },
+  { code: 'service_unavailable', status: 503, description: 'A dependency of the service (the database, a queue) is not answering, or the API key could not be checked. Nothing was changed; retry after `Retry-After` seconds.' },
+  { code: 'request_rejected', status: null, title: 'Request rejected', description: 'API Gateway refused the request before any route ran, for a reason it has no other code for; the answer keeps its 4xx status and `detail` is its message.' },
+  { code: 'gateway_error', status: null, title: 'Gateway error', description: 'API Gateway could not complete the request (an integration failure or timeout); the answer keeps its 5xx status. Retry; quote the request id in `detail` if it persists.' },
+];
+
+/** The problem type a code names, with hyphens (as in `type` URIs) or underscores. */
+export function findProblemType(code: string): ProblemType | undefined {
+  const normalised = code.replace(/-/g, '_');
+  return PROBLEM_TYPES.find((problem) => problem.code === normalised);
+}
+
+/** A problem type as `GET /v1/problems` and `GET /v1/problems/{code}` show it. */
+export function renderProblemType(problem: ProblemType) {
+  return {
+    type: problemTypeUri(problem.code),
+    code: problem.code,
+    title: problem.title ?? STATUS_TITLES[problem.status ?? 0] ?? 'Error',
+    status: problem.status,
+    description: problem.description,
+  };
+}
+
+/** Every problem type, as `GET /v1/problems` lists them. */
+export function listProblemTypes() {
+  return PROBLEM_TYPES.map(renderProblemType);
+}
+
+/** The documentation of one problem type (hyphenated code or not), or 404 problem_type_not_found. */
+export function describeProblemType(code: string) {
+  const problem = findProblemType(code);
+  if (!problem) throw new NotFoundError('problem_type', code);
+  return renderProblemType(problem);
+}

@@ -1,0 +1,168 @@
+import fc from 'fast-check';
+import type { RouteDefinition } from '#functions/routes';
+import { invalidBody, unstorableNumberBody } from './fuzz-bodies';
+import type { RawRequest, RawResponse } from './raw-http';
+import { fillPath, pathParams, requiredQueries, routeKey, validBodies } from './route-samples';
+
+/** The requests fuzz-routes.test.ts sends: arbitraries of headers, paths, queries and bodies. */
+
+/** What the generated requests refer to: ids of tenant A's records (or of nothing), real cursors of its listings. */
+export interface FuzzWorld {
+  ids: Record<string, string>;
+  realCursors: readonly string[];
+}
+
+/** Which part of a request to a writing route is broken on purpose. */
+export type Breakage = 'auth' | 'body' | 'content_type' | 'path_id' | 'number';
+
+const printableLatin1 = fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((code) => String.fromCharCode(code));
+const headerValue = fc.string({ unit: printableLatin1, maxLength: 300 });
+
+export function safeEncode(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return '%ED%A0%80'; // a lone surrogate, as a client that escapes bytes would send it
+  }
+}
+
+/** Path segments that name nothing that exists, in every shape that has broken a router. */
+const unknownSegment = fc.oneof(
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }).map(safeEncode),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 16 }).map(safeEncode),
+  fc.integer({ min: 65, max: 4000 }).map((length) => 'x'.repeat(length)),
+  fc.constantFrom('', '..', '.', '%2e%2e', '%2E', '%00', 'a%00b', '%2F', '..%2F..%2Fetc%2Fpasswd', '%zz', '%', '%ED%A0%80', '%C0%AF', '%EF%BF%BF', '~', '*', '%20', '+', '%25', 'null', 'undefined', '0', '-1', '__proto__', 'constructor', 'TENANT%23x', 'x%23TASK%23y', '%F0%9F%92%A9', ';', "'%20OR%201=1", '$where', '%7B%7D'),
+);
+
+const badTokens = fc.oneof(
+  fc.constantFrom('', 'Bearer', 'Bearer ', 'Basic Z2g6a2V5', 'Token abc', 'Bearer gh_live_', 'Bearer null', 'Bearer a b', 'Bearer \u00ff\u00fe', 'Bearer ' + 'k'.repeat(300), 'Digest username="x"', 'Bearer gh_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+  headerValue.filter((value) => !/^\s*bearer\s+gh_test_/i.test(value)),
+);
+
+const nonJsonTypes = fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'text/json', 'application/jsonp', 'application/octet-stream', 'json', '*/*', 'application/', 'text/html; charset=utf-8', 'application/json5');
+const anyContentType = fc.oneof(nonJsonTypes, fc.constantFrom('application/json', 'APPLICATION/JSON', 'application/json; charset=utf-16', 'application/merge-patch+json', 'application/problem+json', 'application/json;;;', 'application/vnd.api+json'), headerValue);
+
+const queryKeys = fc.oneof(
+  fc.constantFrom('limit', 'cursor', 'status', 'agent', 'task_id', 'type', 'types', 'after', 'before', 'format', 'detector', 'severity', 'last_event_id', 'api_key', 'access_token', '__proto__', 'constructor', 'limit[]', 'limit[$gt]'),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+);
+
+function tamperedCursors(realCursors: readonly string[]): fc.Arbitrary<string> {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+  const decoded = realCursors.map((cursor) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s: string; k: Record<string, string> });
+  return fc.oneof(
+    fc.base64String({ maxLength: 200 }),
+    fc.jsonValue({ maxDepth: 3 }).map(encode),
+    fc.constantFrom(...realCursors),
+    fc.constantFrom(...decoded).chain((cursor) =>
+      fc.oneof(
+        // the listing's own scope and partition, with a key DynamoDB would not take
+        fc.record({ extra: fc.string({ maxLength: 10 }), value: fc.string({ maxLength: 10 }) }).map(({ extra, value }) => encode({ ...cursor, k: { ...cursor.k, [`x${extra}`]: value } })),
+        fc.constantFrom(...Object.keys(cursor.k)).map((name) => encode({ ...cursor, k: Object.fromEntries(Object.entries(cursor.k).filter(([key]) => key !== name)) })),
+        fc.constantFrom(...Object.keys(cursor.k)).chain((name) => fc.oneof(fc.constant(''), fc.string({ maxLength: 1100 })).map((value) => encode({ ...cursor, k: { ...cursor.k, [name]: value } }))),
+        fc.jsonValue({ maxDepth: 2 }).map((k) => encode({ ...cursor, k })),
+        fc.string({ maxLength: 30 }).map((s) => encode({ ...cursor, s })),
+      ),
+    ),
+  );
+}
+
+function queryValues(realCursors: readonly string[]): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.constantFrom('', '-1', '0', '1.5', 'abc', '1e309', '-1e309', '99999999999999999999', '0x10', 'NaN', 'Infinity', 'null', 'true', '[]', '{}', ' ', '101', '201', '501', '1000000', 'pending', 'json', 'sarif', 'pdf', 'csv', 'xml', 'task.complete', 'task.complete,nope', ',,,', '2026-01-31T12:00:00Z', '2026-13-45T99:99:99Z', 'evt_01jzzzzzzzzzzzzzzzzzzzzzzz'),
+    fc.integer().map(String),
+    fc.double().map(String),
+    fc.string({ unit: 'grapheme', maxLength: 100 }),
+    fc.integer({ min: 2049, max: 6000 }).map((length) => 'x'.repeat(length)),
+    tamperedCursors(realCursors),
+  );
+}
+
+function queryArb(route: RouteDefinition, world: FuzzWorld): fc.Arbitrary<string> {
+  const required = requiredQueries[routeKey(route)]?.(world.ids) ?? {};
+  const pairs = fc.array(fc.tuple(queryKeys, queryValues(world.realCursors)), { maxLength: 5 });
+  const raw = fc.constantFrom('', '&&', '=', '==&=', 'limit', 'limit=%zz', 'a=b=c', '%', 'limit=1&limit=2&limit=abc', '?', 'cursor=%00');
+  return fc.tuple(fc.boolean(), pairs, raw).map(([keepRequired, extra, tail]) => {
+    const all: [string, string][] = [...(keepRequired ? Object.entries(required) : []), ...extra];
+    const text = [...all.map(([key, value]) => `${safeEncode(key)}=${safeEncode(value)}`), tail].filter(Boolean).join('&');
+    return text ? `?${text}` : '';
+  });
+}
+
+export interface Generated extends RawRequest {
+  breakage?: Breakage;
+}
+
+export function requestArb(route: RouteDefinition, keys: { a: string; b: string }, world: FuzzWorld): fc.Arbitrary<Generated> {
+  const writes = route.method !== 'GET';
+  const params = pathParams(route);
+  const sample = validBodies[routeKey(route)];
+  const unstorable = unstorableNumberBody(route);
+  const breakages: Breakage[] = ['auth', 'body', 'content_type', ...(params.length > 0 ? (['path_id'] as const) : []), ...(unstorable ? (['number'] as const) : [])];
+  const validAuth = fc.constantFrom(`Bearer ${keys.a}`, `bearer ${keys.a}`, `Bearer ${keys.b}`);
+  const realSegments = params.map((name) => fc.constant(safeEncode(world.ids[name])));
+
+  return fc
+    .record({
+      // the body is where most of the parsing happens, so it is broken most often
+      breakage: writes ? fc.oneof(...breakages.map((breakage) => ({ arbitrary: fc.constant(breakage), weight: breakage === 'body' ? 3 : breakage === 'path_id' || breakage === 'number' ? 2 : 1 }))) : fc.constant(undefined),
+      auth: fc.oneof({ arbitrary: validAuth, weight: 4 }, { arbitrary: badTokens.map((token) => (token === '' ? undefined : token)), weight: 1 }),
+      badAuth: badTokens,
+      asTenantB: fc.boolean(),
+      segments: fc.tuple(...params.map((_, index) => fc.oneof(realSegments[index], unknownSegment))),
+      unknownSegments: fc.tuple(...params.map(() => unknownSegment)),
+      query: queryArb(route, world),
+      contentType: fc.option(anyContentType, { nil: undefined }),
+      nonJsonType: fc.option(nonJsonTypes, { nil: undefined }),
+      idempotencyKey: fc.option(fc.oneof(headerValue, fc.constantFrom('', ' ', 'k'.repeat(256), 'k'.repeat(255), 'same-key', '\u00e9t\u00e9')), { nil: undefined }),
+      accept: fc.option(fc.oneof(fc.constantFrom('application/xml', '*/*', 'text/event-stream', 'application/json;q=0', 'image/png', ''), headerValue), { nil: undefined }),
+      body: fc.option(fc.oneof(invalidBody(route), fc.constant(sample === undefined ? '{}' : JSON.stringify(sample))), { nil: undefined }),
+      invalid: invalidBody(route),
+      unstorable: unstorable ?? fc.constant(undefined),
+    })
+    .map((draft) => {
+      let authorization = draft.auth;
+      let segments = draft.segments;
+      let body = draft.body;
+      let contentType = draft.contentType ?? (body !== undefined ? 'application/json' : undefined);
+      switch (draft.breakage) {
+        case 'auth':
+          authorization = draft.badAuth === '' ? undefined : draft.badAuth;
+          break;
+        case 'body':
+          authorization = `Bearer ${keys.a}`;
+          body = draft.invalid;
+          contentType = 'application/json';
+          break;
+        case 'content_type':
+          authorization = `Bearer ${keys.a}`;
+          body = body?.trim() ? body : sample === undefined ? '{}' : JSON.stringify(sample);
+          contentType = draft.nonJsonType;
+          break;
+        case 'number':
+          // valid JSON of the route's shape but for one number the table cannot store
+          authorization = `Bearer ${keys.a}`;
+          body = draft.unstorable;
+          contentType = 'application/json';
+          break;
+        case 'path_id':
+          // tenant B with A's real ids, or anyone with ids that exist nowhere
+          if (draft.asTenantB) authorization = `Bearer ${keys.b}`;
+          else segments = draft.unknownSegments;
+          break;
+      }
+      const values = Object.fromEntries(params.map((name, index) => [name, segments[index]]));
+      const headers: Record<string, string> = {};
+      if (authorization !== undefined) headers.Authorization = authorization;
+      if (contentType !== undefined) headers['Content-Type'] = contentType;
+      if (draft.idempotencyKey !== undefined) headers['Idempotency-Key'] = draft.idempotencyKey;
+      if (draft.accept !== undefined) headers.Accept = draft.accept;
+      return { method: route.method, path: `${fillPath(route, values, (segment) => segment)}${draft.query}`, headers, body, breakage: draft.breakage };
+    });
+}
+
+export function describeRequest(request: Generated, response?: RawResponse): string {
+  const body = request.body === undefined ? '' : ` body(${request.body.length})=${request.body.slice(0, 300)}`;
+  return `${request.method} ${request.path.slice(0, 300)} [${request.breakage ?? 'free'}] headers=${JSON.stringify(request.headers)}${body}${response ? ` → ${response.status} ${response.body.slice(0, 300)}` : ''}`;
+}
+
