@@ -18,3 +18,13 @@ describe('docs/api.md', () => {
     expect(reference.split('\n')).toContain('## Agents');
   });
 });
+
+describe('docs/api.md problem types', () => {
+  it('names every problem code the service can answer with', async () => {
+    const { PROBLEM_TYPES } = await import('#shared/http/problem-catalog');
+
+    const missing = PROBLEM_TYPES.map((problem) => problem.code).filter((code) => !reference.includes(`\`${code}\``));
+
+    expect(missing).toEqual([]);
+  });
+});
