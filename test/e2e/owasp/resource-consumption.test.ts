@@ -34,6 +34,8 @@ async function hostile(behaviour: (path: string) => Behaviour): Promise<HostileS
  */
 const unpagedLists: Record<string, string> = {
   'GET /agents': 'the built-in agent catalogue',
+  'GET /agents/catalog': 'the built-in agents, a fixed handful',
+  'GET /problems': 'the problem catalogue, fixed in the code',
   'GET /webhooks': 'MAX_WEBHOOKS_PER_TENANT subscriptions per tenant',
   'GET /artifacts': "one task's artifacts, a handful per task type",
   'GET /tasks/{task_id}/artifacts': "one task's artifacts, a handful per task type",
