@@ -56,6 +56,8 @@ const declaredRoutes: readonly RouteDefinition[] = [
   // The documentation of the problem types every error answer's `type` points at: public, static.
   { method: 'GET', path: '/problems', handler: 'functions/problems/list-problem-types.ts', auth: 'none', access: { table: 'none' } },
   { method: 'GET', path: '/problems/{code}', handler: 'functions/problems/get-problem-type.ts', auth: 'none', access: { table: 'none' } },
+  // The OpenAPI document of every route here, generated from the schemas that validate requests: public, static.
+  { method: 'GET', path: '/openapi.json', handler: 'functions/openapi/get-openapi-document.ts', auth: 'none', access: { table: 'none' } },
 
   { method: 'POST', path: '/agents/deploy', handler: 'functions/agents/deploy-agent.ts', auth: 'api_key', access: { table: 'read_write' } },
   { method: 'GET', path: '/agents', handler: 'functions/agents/list-agents.ts', auth: 'api_key', access: { table: 'read' } },

@@ -1,0 +1,109 @@
+import type { OperationSpec, SuccessResponse } from '#shared/http/openapi/operation';
+import { agentConfigBody, agentParams, deployAgentBody } from '#functions/agents/schemas';
+import { approvalParams, listApprovalsQuery, resolveApprovalBody } from '#functions/approvals/schemas';
+import { artifactParams, listArtifactsQuery } from '#functions/artifacts/schemas';
+import { listEventsQuery, streamHeaders, streamQuery } from '#functions/events/schemas';
+import { problemTypeParams } from '#functions/problems/schemas';
+import * as scans from '#functions/scans/schemas';
+import { noQuery, updateRetentionBody } from '#functions/settings/schemas';
+import { createTaskBody, listTasksQuery, taskParams } from '#functions/tasks/schemas';
+import * as webhooks from '#functions/webhooks/schemas';
+
+const ok = (schema: string, description = 'OK'): Record<number, SuccessResponse> => ({ 200: { description, schema } });
+const created = (schema: string): Record<number, SuccessResponse> => ({ 201: { description: 'Created', schema } });
+const accepted = (schema: string): Record<number, SuccessResponse> => ({ 202: { description: 'Accepted', schema } });
+const noContent: Record<number, SuccessResponse> = { 204: { description: 'Deleted', empty: true } };
+
+/**
+ * The OpenAPI description of every route of functions/routes.ts, keyed `METHOD /path`: a summary,
+ * the request schemas its handler validates with (the same objects, from the schemas modules), its
+ * success answers and a request example for each writing route. A route missing here fails
+ * test/unit/openapi/document.test.ts, naming it.
+ */
+export const operations: Record<string, OperationSpec> = {
+  'GET /health': { summary: 'Check that the service is up', request: {}, responses: ok('Health') },
+  'GET /problems': { summary: 'List the problem types errors answer with', request: {}, responses: ok('ProblemTypeList') },
+  'GET /problems/{code}': { summary: 'Describe one problem type', request: { params: problemTypeParams }, responses: ok('ProblemType') },
+  'GET /openapi.json': { summary: 'This OpenAPI document', request: {}, responses: ok('OpenApiDocument') },
+
+  'POST /agents/deploy': { summary: 'Deploy a built-in agent', request: { body: deployAgentBody }, responses: created('Agent'), example: { agent_slug: 'ai-readiness', name: 'AI readiness' } },
+  'GET /agents': { summary: 'List deployed agents', request: {}, responses: ok('AgentList') },
+  'GET /agents/catalog': { summary: 'List the agents one can deploy', request: {}, responses: ok('AgentCatalog') },
+  'GET /agents/{agent_id}': { summary: 'Get a deployed agent (by id or slug)', request: { params: agentParams }, responses: ok('Agent') },
+  'GET /agents/{agent_id}/manifest': { summary: "Get a deployed agent's manifest", request: { params: agentParams }, responses: ok('AgentManifest') },
+  'PATCH /agents/{agent_id}/config': { summary: "Change a deployed agent's settings", request: { params: agentParams, body: agentConfigBody }, responses: ok('Agent'), example: { approval_ttl_hours: 12 } },
+
+  'POST /tasks': {
+    summary: 'Create a task (`agent`: queued, 202; `agent_id`: pending, 201)',
+    request: { body: createTaskBody },
+    responses: { ...created('Task'), ...accepted('Task') },
+    example: { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } },
+  },
+  'GET /tasks': { summary: 'List tasks, newest first', request: { query: listTasksQuery }, responses: ok('TaskList') },
+  'GET /tasks/{task_id}': { summary: 'Get a task', request: { params: taskParams }, responses: ok('Task') },
+  'DELETE /tasks/{task_id}': { summary: 'Cancel a task (slug shape)', request: { params: taskParams }, responses: ok('TaskCancellation') },
+  'POST /tasks/{task_id}/cancel': { summary: 'Cancel a task', request: { params: taskParams }, responses: ok('Task') },
+  'GET /tasks/{task_id}/artifacts': { summary: "List a task's artifacts", request: { params: taskParams }, responses: ok('TaskArtifacts') },
+
+  'GET /artifacts': { summary: "List a task's artifacts", request: { query: listArtifactsQuery }, responses: ok('ArtifactList'), errors: [404] },
+  'GET /artifacts/{artifact_id}': { summary: 'Get an artifact', request: { params: artifactParams }, responses: ok('Artifact') },
+  'DELETE /artifacts/{artifact_id}': { summary: 'Delete an artifact', request: { params: artifactParams }, responses: noContent },
+
+  'GET /approvals': { summary: 'List approvals (pending by default)', request: { query: listApprovalsQuery }, responses: ok('ApprovalList') },
+  'GET /approvals/{approval_id}': { summary: 'Get an approval', request: { params: approvalParams }, responses: ok('Approval') },
+  'POST /approvals/{approval_id}/resolve': {
+    summary: 'Approve or deny (optionally approving a modified action)',
+    request: { params: approvalParams, body: resolveApprovalBody },
+    responses: ok('ApprovalResolution'),
+    example: { decision: 'approved', comment: 'Looks right' },
+  },
+
+  'POST /webhooks': {
+    summary: 'Subscribe an endpoint to events',
+    request: { body: webhooks.createWebhookBody },
+    responses: created('Webhook'),
+    example: { url: 'https://hooks.example.com/gatehouse', events: ['task.complete'], secret: 'whsec-0123456789abcdef' },
+  },
+  'GET /webhooks': { summary: 'List webhook subscriptions', request: {}, responses: ok('WebhookList') },
+  'GET /webhooks/{webhook_id}': { summary: 'Get a webhook subscription', request: { params: webhooks.webhookParams }, responses: ok('Webhook') },
+  'PATCH /webhooks/{webhook_id}': { summary: 'Change or re-enable a subscription', request: { params: webhooks.webhookParams, body: webhooks.updateWebhookBody }, responses: ok('Webhook'), example: { events: ['task.complete', 'task.failed'] } },
+  'DELETE /webhooks/{webhook_id}': { summary: 'Delete a subscription', request: { params: webhooks.webhookParams }, responses: noContent },
+  'POST /webhooks/{webhook_id}/rotate-secret': {
+    summary: 'Rotate the signing secret (both sign during the overlap)',
+    request: { params: webhooks.webhookParams, body: webhooks.rotateSecretBody },
+    responses: ok('Webhook'),
+    example: { secret: 'whsec-rotated-0123456789', overlap_hours: 24 },
+  },
+  'GET /webhooks/{webhook_id}/deliveries': { summary: "List a subscription's deliveries", request: { params: webhooks.webhookParams, query: webhooks.listDeliveriesQuery }, responses: ok('DeliveryList') },
+  'POST /webhooks/{webhook_id}/deliveries/{delivery_id}/resend': { summary: 'Send a delivery again', request: { params: webhooks.deliveryParams }, responses: accepted('Delivery') },
+  'POST /webhooks/{webhook_id}/recover': { summary: 'Queue failed deliveries since a time again', request: { params: webhooks.webhookParams, body: webhooks.recoverBody }, responses: accepted('DeliveryRecovery'), example: { since: '2026-01-01T00:00:00Z' } },
+
+  'POST /projects': { summary: 'Create a scan project', request: { body: scans.createProjectBody }, responses: created('Project'), example: { name: 'Site', target: 'https://www.example.com/' } },
+  'GET /projects': { summary: 'List projects', request: { query: scans.listQuery }, responses: ok('ProjectList') },
+  'GET /projects/{project_id}': { summary: 'Get a project', request: { params: scans.projectParams }, responses: ok('Project') },
+  'PATCH /projects/{project_id}': { summary: 'Change a project', request: { params: scans.projectParams, body: scans.updateProjectBody }, responses: ok('Project'), example: { name: 'Renamed site' } },
+  'POST /projects/{project_id}/scans': { summary: 'Start a scan', request: { params: scans.projectParams, body: scans.createScanBody }, responses: created('Scan'), example: { detectors: ['security'] } },
+  'GET /projects/{project_id}/scans': { summary: "List a project's scans", request: { params: scans.projectParams, query: scans.listScansQuery }, responses: ok('ScanList') },
+  'GET /projects/{project_id}/findings/{rule_id}/history': { summary: "A rule's findings across scans", request: { params: scans.historyParams }, responses: ok('RuleHistory') },
+  'GET /scans/{scan_id}': { summary: 'Get a scan, with progress or results', request: { params: scans.scanParams }, responses: ok('Scan') },
+  'POST /scans/{scan_id}/cancel': { summary: 'Cancel a scan', request: { params: scans.scanParams }, responses: ok('ScanCancellation') },
+  'GET /scans/{scan_id}/findings': { summary: "List a scan's findings", request: { params: scans.scanParams, query: scans.listFindingsQuery }, responses: ok('ScanFindings') },
+  'GET /scans/{scan_id}/export': {
+    summary: 'Download a scan report (JSON, SARIF, CSV or PDF)',
+    request: { params: scans.scanParams, query: scans.exportQuery },
+    responses: { 200: { description: 'The file', media: ['application/json', 'application/sarif+json', 'text/csv', 'application/pdf'] }, 303: { description: 'A large file: see Location', empty: true } },
+  },
+  'GET /findings/{finding_id}': { summary: 'Get a finding', request: { params: scans.findingParams }, responses: ok('Finding') },
+  'PATCH /findings/{finding_id}': {
+    summary: 'Dismiss or reopen a finding',
+    request: { params: scans.findingParams, body: scans.updateFindingBody },
+    responses: ok('Finding'),
+    example: { status: 'dismissed', dismissed_reason: 'false_positive', comment: 'Checked by hand' },
+  },
+
+  'GET /settings/retention': { summary: 'Get the data retention settings', request: { query: noQuery }, responses: ok('RetentionSettings') },
+  'PATCH /settings/retention': { summary: 'Change how long data is kept', request: { query: noQuery, body: updateRetentionBody }, responses: ok('RetentionSettings'), example: { retention_days: 30 } },
+
+  'GET /events': { summary: 'List events, oldest first within the window', request: { query: listEventsQuery }, responses: ok('EventList') },
+  'GET /events/stream': { summary: 'Follow events live (Server-Sent Events)', request: { query: streamQuery, headers: streamHeaders }, responses: { 200: { description: 'The event stream', media: ['text/event-stream'] } }, errors: [406] },
+};

@@ -1,0 +1,154 @@
+import * as z from '#shared/zod';
+
+/**
+ * What the API answers, as zod schemas: the OpenAPI document declares them per status, and the
+ * contract tests validate every answer against them. Records are open (`catchall`): a field added
+ * later is not a breaking change, while the fields named here must keep their types.
+ */
+const record = <T extends Parameters<typeof z.object>[0]>(shape: T) => z.catchall(z.object(shape), z.unknown());
+const text = () => z.string();
+const instant = () => z.string();
+const nullableText = () => z.nullable(z.string());
+const cursorFields = () => ({ next_cursor: z.nullable(z.string()), has_more: z.optional(z.boolean()) });
+/** A list named for what it lists, with the cursor of the next page. */
+export const listOf = (name: string, item: z.ZodType) => record({ [name]: z.array(item), ...cursorFields() });
+const anyObject = () => z.record(z.string(), z.unknown());
+
+export const problemSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    type: text(),
+    title: text(),
+    status: z.number().check(z.int()),
+    detail: text(),
+    code: text(),
+    errors: z.optional(z.array(record({ path: text(), message: text() }))),
+  }),
+);
+
+export const healthSchema = /* @__PURE__ */ z.schema(() => record({ status: z.enum(['ok']) }));
+export const problemTypeSchema = /* @__PURE__ */ z.schema(() => record({ type: text(), code: text(), title: text(), status: z.nullable(z.number().check(z.int())), description: text() }));
+
+export const agentSchema = /* @__PURE__ */ z.schema(() =>
+  record({ agent_id: text(), agent_slug: text(), name: text(), status: text(), config: record({ approval_ttl_hours: z.number() }), created_at: instant(), updated_at: instant() }),
+);
+export const catalogAgentSchema = /* @__PURE__ */ z.schema(() =>
+  record({ slug: text(), aliases: z.array(text()), name: text(), description: text(), task_types: z.array(record({ task_type: text(), description: text() })) }),
+);
+export const manifestSchema = /* @__PURE__ */ z.schema(() => record({ agent_id: text(), slug: text(), name: text(), task_types: z.array(record({ task_type: text() })) }));
+
+const artifactSummary = () => record({ artifact_id: text(), type: text(), created_at: instant() });
+export const taskSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    task_id: text(),
+    agent: text(),
+    agent_id: z.optional(text()),
+    task_type: text(),
+    input: anyObject(),
+    status: z.enum(['queued', 'pending', 'running', 'awaiting_approval', 'complete', 'failed', 'cancelled']),
+    priority: z.enum(['low', 'normal', 'high']),
+    session_id: z.optional(text()),
+    artifacts: z.array(artifactSummary()),
+    created_at: instant(),
+    started_at: z.optional(instant()),
+    completed_at: z.nullable(instant()),
+    error: z.optional(record({ code: text(), message: text() })),
+    tenant_id: text(),
+  }),
+);
+export const taskCancellationSchema = /* @__PURE__ */ z.schema(() => record({ cancelled: z.boolean(), task_id: text(), status: text() }));
+
+export const artifactSchema = /* @__PURE__ */ z.schema(() =>
+  record({ artifact_id: text(), task_id: text(), type: text(), created_at: instant(), data: anyObject(), expires_at: nullableText(), approval_status: z.optional(text()) }),
+);
+export const taskArtifactsSchema = /* @__PURE__ */ z.schema(() => record({ task_id: text(), artifacts: z.array(artifactSchema) }));
+
+export const approvalSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    approval_id: text(),
+    task_id: text(),
+    agent: text(),
+    title: text(),
+    description: text(),
+    action: record({ type: text() }),
+    original_action: z.optional(record({ type: text() })),
+    artifact_id: z.optional(text()),
+    status: z.enum(['pending', 'approved', 'denied']),
+    created_at: instant(),
+    expires_at: instant(),
+    decision: z.optional(z.enum(['approved', 'denied'])),
+    resolution: z.optional(text()),
+    resolved_at: z.optional(instant()),
+    comment: z.optional(text()),
+  }),
+);
+export const approvalResolutionSchema = /* @__PURE__ */ z.schema(() =>
+  record({ approval_id: text(), decision: z.enum(['approved', 'denied']), resolved_at: instant(), status: text(), action: record({ type: text() }) }),
+);
+
+export const eventSchema = /* @__PURE__ */ z.schema(() =>
+  record({ event_id: text(), type: text(), created_at: instant(), tenant_id: text(), task_id: z.optional(text()), agent: z.optional(text()), approval_id: z.optional(text()), scan_id: z.optional(text()), data: anyObject() }),
+);
+
+export const webhookSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    webhook_id: text(),
+    url: text(),
+    events: z.array(text()),
+    status: z.enum(['enabled', 'disabled']),
+    disabled_reason: z.optional(text()),
+    previous_secret_expires_at: z.optional(instant()),
+    created_at: instant(),
+    updated_at: instant(),
+    last_success_at: z.optional(instant()),
+    failing_since: z.optional(instant()),
+  }),
+);
+export const deliverySchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    delivery_id: text(),
+    event_id: text(),
+    event_type: text(),
+    status: z.enum(['pending', 'retrying', 'succeeded', 'failed', 'skipped']),
+    attempt_count: z.number().check(z.int()),
+    attempts: z.array(record({ attempt: z.number(), at: instant(), status_code: z.optional(z.number()), latency_ms: z.number(), error: z.optional(text()), ok: z.boolean() })),
+    created_at: instant(),
+    next_attempt_at: z.optional(instant()),
+    failure_reason: z.optional(text()),
+  }),
+);
+export const recoverySchema = /* @__PURE__ */ z.schema(() => record({ webhook_id: text(), since: text(), queued: z.number().check(z.int()) }));
+
+export const projectSchema = /* @__PURE__ */ z.schema(() =>
+  record({ project_id: text(), name: text(), target: text(), default_detectors: z.array(text()), crawl: anyObject(), created_at: instant(), updated_at: instant() }),
+);
+const scanStatus = () => z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
+/** A scan while it runs (detectors by name, progress) or once it ended (detectors with their results). */
+export const scanSchema = /* @__PURE__ */ z.schema(() =>
+  record({ scan_id: text(), project_id: text(), status: scanStatus(), created_at: instant(), detectors: z.union([z.array(text()), anyObject()]), target: z.optional(text()), completed_at: z.optional(instant()) }),
+);
+export const scanSummarySchema = /* @__PURE__ */ z.schema(() =>
+  record({ scan_id: text(), status: scanStatus(), risk_score: z.nullable(z.number()), risk_level: nullableText(), created_at: instant(), completed_at: z.nullable(instant()) }),
+);
+export const scanCancellationSchema = /* @__PURE__ */ z.schema(() => record({ scan_id: text(), status: scanStatus() }));
+export const findingSchema = /* @__PURE__ */ z.schema(() =>
+  record({ id: text(), detector: text(), severity: z.enum(['critical', 'high', 'medium', 'low', 'info']), rule_id: text(), title: text(), fingerprint: text(), status: text(), first_seen_at: text() }),
+);
+export const scanFindingsSchema = /* @__PURE__ */ z.schema(() => record({ scan_id: text(), data: z.array(findingSchema), total: z.number().check(z.int()), ...cursorFields() }));
+export const ruleHistorySchema = /* @__PURE__ */ z.schema(() => record({ rule_id: text(), history: z.array(anyObject()) }));
+
+export const retentionSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    plan: text(),
+    retention_days: z.nullable(z.number().check(z.int())),
+    default_retention_days: z.nullable(z.number()),
+    min_retention_days: z.number(),
+    max_retention_days: z.nullable(z.number()),
+    longest_finite_retention_days: z.number(),
+    indefinite_allowed: z.boolean(),
+    applies_to: z.array(text()),
+    updated_at: z.nullable(instant()),
+  }),
+);
+
+/** The OpenAPI document itself: only its frame is promised here. */
+export const openApiDocumentSchema = /* @__PURE__ */ z.schema(() => record({ openapi: text(), info: anyObject(), paths: anyObject() }));
