@@ -23,7 +23,7 @@ type Item = Record<string, NativeAttributeValue>;
 /** What a resolution writes besides the approval itself. */
 export interface ResolutionWrites {
   status: Exclude<ApprovalStatus, 'pending'>;
-  fields: Pick<Approval, 'decision' | 'resolution' | 'resolved_at' | 'action'> & Partial<Pick<Approval, 'comment' | 'original_action'>>;
+  fields: Pick<Approval, 'decision' | 'resolution' | 'resolved_at' | 'action'> & Partial<Pick<Approval, 'comment' | 'original_action' | 'resolved_by'>>;
   event: ServiceEvent;
   /** The gated artifact's new status, when the artifact still exists and is pending. */
   artifactStatus?: ArtifactApprovalStatus;
