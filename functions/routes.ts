@@ -108,6 +108,8 @@ const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/settings/retention', handler: 'functions/settings/get-retention.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'PATCH', path: '/settings/retention', handler: 'functions/settings/update-retention.ts', auth: 'api_key', access: { table: 'read_write', dispatchRetention: true } },
 
+  { method: 'GET', path: '/usage', handler: 'functions/usage/get-usage.ts', auth: 'api_key', access: { table: 'read' } },
+
   { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', access: { table: 'read' } },
   { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', access: { table: 'read_write' }, streaming: true },
 ];
