@@ -33,8 +33,8 @@ describe('usage counters on DynamoDB Local', () => {
     // A second worker that took the same message: its start and completion lose and count nothing.
     expect(await taskRepository.start(task, taskEvent('task.started', task, {}, at('2031-03-10T10:00:02.000Z')))).toBeUndefined();
     const completedAt = '2031-03-10T10:00:03.500Z';
-    expect(await taskRepository.complete(started!, completedAt, taskEvent('task.completed', started!, {}, at(completedAt)))).toBe('applied');
-    expect(await taskRepository.complete(started!, completedAt, taskEvent('task.completed', started!, {}, at(completedAt)))).toBe('already_applied');
+    expect(await taskRepository.complete(started!, completedAt, taskEvent('task.complete', started!, {}, at(completedAt)))).toBe('applied');
+    expect(await taskRepository.complete(started!, completedAt, taskEvent('task.complete', started!, {}, at(completedAt)))).toBe('already_applied');
 
     const usage = await monthUsage(tenant, '2031-03');
     expect(usage).toMatchObject({ month: '2031-03', tasks_created: 1, tasks_completed: 1, tasks_failed: 0, tasks_cancelled: 0, task_seconds: 2.5 });
@@ -58,6 +58,13 @@ describe('usage counters on DynamoDB Local', () => {
     expect(await monthUsage(tenant, '2031-06')).toEqual({
       month: '2031-06', tasks_created: 0, tasks_completed: 0, tasks_failed: 0, tasks_cancelled: 0, task_seconds: 0, scans: 0, pages_scanned: 0, approvals: 0, tool_calls: 0, webhook_deliveries: 0, by_agent: {},
     });
+  });
+
+  it('count every one of many tasks a tenant creates at once, spread over the shards of the month', async () => {
+    const tenant = uniqueTenant();
+    const created = Array.from({ length: 40 }, () => newTask(tenant, '2031-08-01T00:00:00.000Z'));
+    await Promise.all(created.map((task) => taskRepository.create(task, taskEvent('task.created', task, {}, at(task.created_at)))));
+    expect((await monthUsage(tenant, '2031-08')).tasks_created).toBe(40);
   });
 
   it('sum the shards of a month, and give a CSV by agent and task type that sums to the JSON', async () => {
