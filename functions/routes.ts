@@ -122,6 +122,8 @@ const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api-keys', handler: 'functions/api-keys/list-api-keys.ts', auth: 'api_key', role: 'admin', access: { table: 'read' } },
   { method: 'DELETE', path: '/api-keys/{key_id}', handler: 'functions/api-keys/revoke-api-key.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
 
+  { method: 'GET', path: '/usage', handler: 'functions/usage/get-usage.ts', auth: 'api_key', role: 'admin', access: { table: 'read' } },
+
   { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', role: 'viewer', access: { table: 'read_write' }, streaming: true },
 ];

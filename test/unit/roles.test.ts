@@ -58,6 +58,7 @@ const EXPECTED: Record<string, Role | null> = {
   'POST /api-keys': 'admin',
   'GET /api-keys': 'admin',
   'DELETE /api-keys/{key_id}': 'admin',
+  'GET /usage': 'admin',
   'GET /events': 'viewer',
   'GET /events/stream': 'viewer',
 };
