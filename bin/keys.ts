@@ -2,7 +2,8 @@
 /**
  * Manages API keys of any Gatehouse deployment.
  *
- *   npm run keys -- create --tenant acme      prints the new key once
+ *   npm run keys -- create --tenant acme [--role viewer] [--name ci]
+ *                                             prints the new key once (role: admin unless given)
  *   npm run keys -- list [--tenant acme] [--json]
  *   npm run keys -- revoke key_01...
  *   npm run keys -- limits --tenant acme [--rate 50] [--burst 100] [--tasks 10] [--clear]
@@ -14,19 +15,23 @@
 import { parseArgs } from 'node:util';
 import { TARGET_OPTIONS, tenantOption, useDeployment } from './deployment-target';
 import { NotFoundError } from '#shared/domain/errors';
+import { roleOf } from '#shared/domain/api-key';
+import { isRole, ROLES } from '#shared/domain/roles';
 import { createApiKey, listApiKeys, revokeApiKey } from '#shared/services/api-keys';
 import { clearTenantLimits, getTenantLimits, setTenantLimits } from '#shared/services/tenant-limits';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const usage =
-  'usage: npm run keys -- <create --tenant T | list [--tenant T] [--json] | revoke KEY_ID | limits --tenant T [--rate N] [--burst N] [--tasks N] [--clear]> [--local | --table NAME]';
+  'usage: npm run keys -- <create --tenant T [--role R] [--name N] | list [--tenant T] [--json] | revoke KEY_ID | limits --tenant T [--rate N] [--burst N] [--tasks N] [--clear]> [--local | --table NAME]';
 let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
     options: {
       tenant: { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
       ...TARGET_OPTIONS,
       json: { type: 'boolean', default: false },
       rate: { type: 'string' },
@@ -48,15 +53,20 @@ useDeployment(values);
 const [command, argument] = positionals;
 switch (command) {
   case 'create': {
-    const { key, record } = await createApiKey(requireTenant('create'));
-    console.log(JSON.stringify({ key_id: record.key_id, tenant_id: record.tenant_id, created_at: record.created_at }, null, 2));
+    const tenant = requireTenant('create');
+    if (values.role !== undefined && !isRole(values.role)) {
+      console.error(`--role must be one of ${ROLES.join(', ')}.`);
+      process.exit(2);
+    }
+    const { key, record } = await createApiKey(tenant, { role: values.role, name: values.name });
+    console.log(JSON.stringify({ key_id: record.key_id, tenant_id: record.tenant_id, name: record.name, role: roleOf(record), created_at: record.created_at }, null, 2));
     console.log(`API key (shown once, store it now): ${key}`);
     break;
   }
   case 'list': {
     const keys = await listApiKeys(values.tenant);
     // Never the hash: it is not secret, but nobody needs it.
-    const rows = keys.map(({ key_id, tenant_id, display_prefix, created_at, last_used_at, revoked_at }) => ({ key_id, tenant_id, display_prefix, created_at, last_used_at: last_used_at ?? '', revoked_at: revoked_at ?? '' }));
+    const rows = keys.map((record) => ({ key_id: record.key_id, tenant_id: record.tenant_id, role: roleOf(record), display_prefix: record.display_prefix, created_at: record.created_at, last_used_at: record.last_used_at ?? '', revoked_at: record.revoked_at ?? '' }));
     if (values.json) console.log(JSON.stringify(rows, null, 2));
     else console.table(rows);
     break;

@@ -1,3 +1,5 @@
+import type { Role } from '#shared/domain/roles';
+
 export { API_VERSION } from '#shared/http/api-version';
 
 /**
@@ -42,6 +44,12 @@ export interface RouteDefinition {
    */
   auth: 'api_key' | 'in_handler' | 'none';
   /**
+   * The least role that may call the route (shared/domain/roles.ts `allows`); every
+   * authenticated route names one, public routes (`auth: 'none'`) none. The route chain checks
+   * it (403 `forbidden`); the authorizer stays route-independent because API Gateway caches it.
+   */
+  role?: Role;
+  /**
    * Served with Lambda response streaming behind a Function URL (RESPONSE_STREAM) on AWS, and by
    * the local runtime on the same path; the handler gets a Function URL (payload 2.0) event.
    */
@@ -59,59 +67,67 @@ const declaredRoutes: readonly RouteDefinition[] = [
   // The OpenAPI document of every route here, generated from the schemas that validate requests: public, static.
   { method: 'GET', path: '/openapi.json', handler: 'functions/openapi/get-openapi-document.ts', auth: 'none', access: { table: 'none' } },
 
-  { method: 'POST', path: '/agents/deploy', handler: 'functions/agents/deploy-agent.ts', auth: 'api_key', access: { table: 'read_write' } },
-  { method: 'GET', path: '/agents', handler: 'functions/agents/list-agents.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/agents/catalog', handler: 'functions/agents/list-agent-catalog.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/agents/{agent_id}', handler: 'functions/agents/get-agent.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/agents/{agent_id}/manifest', handler: 'functions/agents/get-agent-manifest.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'POST', path: '/agents/deploy', handler: 'functions/agents/deploy-agent.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
+  { method: 'GET', path: '/agents', handler: 'functions/agents/list-agents.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/agents/catalog', handler: 'functions/agents/list-agent-catalog.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/agents/{agent_id}', handler: 'functions/agents/get-agent.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/agents/{agent_id}/manifest', handler: 'functions/agents/get-agent-manifest.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   // API Gateway allows one variable name per path level, so `{agent_slug}` of the spec is
   // `{agent_id}` here; the handler accepts a slug or an id.
-  { method: 'PATCH', path: '/agents/{agent_id}/config', handler: 'functions/agents/update-agent-config.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'PATCH', path: '/agents/{agent_id}/config', handler: 'functions/agents/update-agent-config.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
 
-  { method: 'POST', path: '/tasks', handler: 'functions/tasks/create-task.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true } },
-  { method: 'GET', path: '/tasks', handler: 'functions/tasks/list-tasks.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/tasks/{task_id}', handler: 'functions/tasks/get-task.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'DELETE', path: '/tasks/{task_id}', handler: 'functions/tasks/delete-task.ts', auth: 'api_key', access: { table: 'read_write' } },
-  { method: 'POST', path: '/tasks/{task_id}/cancel', handler: 'functions/tasks/cancel-task.ts', auth: 'api_key', access: { table: 'read_write' } },
-  { method: 'GET', path: '/tasks/{task_id}/artifacts', handler: 'functions/tasks/list-task-artifacts.ts', auth: 'api_key', access: { table: 'read' } },
+  { method: 'POST', path: '/tasks', handler: 'functions/tasks/create-task.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', dispatchTasks: true } },
+  { method: 'GET', path: '/tasks', handler: 'functions/tasks/list-tasks.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/tasks/{task_id}', handler: 'functions/tasks/get-task.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'DELETE', path: '/tasks/{task_id}', handler: 'functions/tasks/delete-task.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write' } },
+  { method: 'POST', path: '/tasks/{task_id}/cancel', handler: 'functions/tasks/cancel-task.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write' } },
+  { method: 'GET', path: '/tasks/{task_id}/artifacts', handler: 'functions/tasks/list-task-artifacts.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
 
-  { method: 'GET', path: '/artifacts', handler: 'functions/artifacts/list-artifacts.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/get-artifact.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'DELETE', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/delete-artifact.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'GET', path: '/artifacts', handler: 'functions/artifacts/list-artifacts.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/get-artifact.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'DELETE', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/delete-artifact.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
 
-  { method: 'GET', path: '/approvals', handler: 'functions/approvals/list-approvals.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true, schedules: true } },
-  { method: 'GET', path: '/approvals/{approval_id}', handler: 'functions/approvals/get-approval.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true, schedules: true } },
-  { method: 'POST', path: '/approvals/{approval_id}/resolve', handler: 'functions/approvals/resolve-approval.ts', auth: 'api_key', access: { table: 'read_write', dispatchTasks: true, dispatchToolCalls: true, schedules: true } },
+  { method: 'GET', path: '/approvals', handler: 'functions/approvals/list-approvals.ts', auth: 'api_key', role: 'viewer', access: { table: 'read_write', dispatchTasks: true, schedules: true } },
+  { method: 'GET', path: '/approvals/{approval_id}', handler: 'functions/approvals/get-approval.ts', auth: 'api_key', role: 'viewer', access: { table: 'read_write', dispatchTasks: true, schedules: true } },
+  { method: 'POST', path: '/approvals/{approval_id}/resolve', handler: 'functions/approvals/resolve-approval.ts', auth: 'api_key', role: 'approver', access: { table: 'read_write', dispatchTasks: true, dispatchToolCalls: true, schedules: true } },
 
-  { method: 'POST', path: '/webhooks', handler: 'functions/webhooks/create-webhook.ts', auth: 'api_key', access: { table: 'read_write', encryptSecrets: true } },
-  { method: 'GET', path: '/webhooks', handler: 'functions/webhooks/list-webhooks.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/webhooks/{webhook_id}', handler: 'functions/webhooks/get-webhook.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'PATCH', path: '/webhooks/{webhook_id}', handler: 'functions/webhooks/update-webhook.ts', auth: 'api_key', access: { table: 'read_write' } },
-  { method: 'DELETE', path: '/webhooks/{webhook_id}', handler: 'functions/webhooks/delete-webhook.ts', auth: 'api_key', access: { table: 'read_write' } },
-  { method: 'POST', path: '/webhooks/{webhook_id}/rotate-secret', handler: 'functions/webhooks/rotate-webhook-secret.ts', auth: 'api_key', access: { table: 'read_write', encryptSecrets: true } },
-  { method: 'GET', path: '/webhooks/{webhook_id}/deliveries', handler: 'functions/webhooks/list-deliveries.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'POST', path: '/webhooks/{webhook_id}/deliveries/{delivery_id}/resend', handler: 'functions/webhooks/resend-delivery.ts', auth: 'api_key', access: { table: 'read_write', dispatchDeliveries: true } },
-  { method: 'POST', path: '/webhooks/{webhook_id}/recover', handler: 'functions/webhooks/recover-deliveries.ts', auth: 'api_key', access: { table: 'read_write', dispatchDeliveries: true } },
+  { method: 'POST', path: '/webhooks', handler: 'functions/webhooks/create-webhook.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', encryptSecrets: true } },
+  { method: 'GET', path: '/webhooks', handler: 'functions/webhooks/list-webhooks.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/webhooks/{webhook_id}', handler: 'functions/webhooks/get-webhook.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'PATCH', path: '/webhooks/{webhook_id}', handler: 'functions/webhooks/update-webhook.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
+  { method: 'DELETE', path: '/webhooks/{webhook_id}', handler: 'functions/webhooks/delete-webhook.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
+  { method: 'POST', path: '/webhooks/{webhook_id}/rotate-secret', handler: 'functions/webhooks/rotate-webhook-secret.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', encryptSecrets: true } },
+  { method: 'GET', path: '/webhooks/{webhook_id}/deliveries', handler: 'functions/webhooks/list-deliveries.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'POST', path: '/webhooks/{webhook_id}/deliveries/{delivery_id}/resend', handler: 'functions/webhooks/resend-delivery.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', dispatchDeliveries: true } },
+  { method: 'POST', path: '/webhooks/{webhook_id}/recover', handler: 'functions/webhooks/recover-deliveries.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', dispatchDeliveries: true } },
 
-  { method: 'POST', path: '/projects', handler: 'functions/projects/create-project.ts', auth: 'api_key', access: { table: 'read_write' } },
-  { method: 'GET', path: '/projects', handler: 'functions/projects/list-projects.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/projects/{project_id}', handler: 'functions/projects/get-project.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'PATCH', path: '/projects/{project_id}', handler: 'functions/projects/update-project.ts', auth: 'api_key', access: { table: 'read_write' } },
-  { method: 'POST', path: '/projects/{project_id}/scans', handler: 'functions/scans/create-scan.ts', auth: 'api_key', access: { table: 'read_write', dispatchScans: true } },
-  { method: 'GET', path: '/projects/{project_id}/scans', handler: 'functions/scans/list-scans.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/projects/{project_id}/findings/{rule_id}/history', handler: 'functions/findings/get-rule-history.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/scans/{scan_id}', handler: 'functions/scans/get-scan.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'POST', path: '/scans/{scan_id}/cancel', handler: 'functions/scans/cancel-scan.ts', auth: 'api_key', access: { table: 'read_write' } },
-  { method: 'GET', path: '/scans/{scan_id}/findings', handler: 'functions/scans/list-scan-findings.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/scans/{scan_id}/export', handler: 'functions/scans/export-scan.ts', auth: 'api_key', access: { table: 'read', exportBucket: true } },
-  { method: 'GET', path: '/findings/{finding_id}', handler: 'functions/findings/get-finding.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'PATCH', path: '/findings/{finding_id}', handler: 'functions/findings/update-finding.ts', auth: 'api_key', access: { table: 'read_write' } },
+  { method: 'POST', path: '/projects', handler: 'functions/projects/create-project.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write' } },
+  { method: 'GET', path: '/projects', handler: 'functions/projects/list-projects.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/projects/{project_id}', handler: 'functions/projects/get-project.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'PATCH', path: '/projects/{project_id}', handler: 'functions/projects/update-project.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write' } },
+  { method: 'POST', path: '/projects/{project_id}/scans', handler: 'functions/scans/create-scan.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', dispatchScans: true } },
+  { method: 'GET', path: '/projects/{project_id}/scans', handler: 'functions/scans/list-scans.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/projects/{project_id}/findings/{rule_id}/history', handler: 'functions/findings/get-rule-history.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/scans/{scan_id}', handler: 'functions/scans/get-scan.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'POST', path: '/scans/{scan_id}/cancel', handler: 'functions/scans/cancel-scan.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write' } },
+  { method: 'GET', path: '/scans/{scan_id}/findings', handler: 'functions/scans/list-scan-findings.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/scans/{scan_id}/export', handler: 'functions/scans/export-scan.ts', auth: 'api_key', role: 'viewer', access: { table: 'read', exportBucket: true } },
+  { method: 'GET', path: '/findings/{finding_id}', handler: 'functions/findings/get-finding.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'PATCH', path: '/findings/{finding_id}', handler: 'functions/findings/update-finding.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write' } },
 
-  { method: 'GET', path: '/settings/retention', handler: 'functions/settings/get-retention.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'PATCH', path: '/settings/retention', handler: 'functions/settings/update-retention.ts', auth: 'api_key', access: { table: 'read_write', dispatchRetention: true } },
+  { method: 'GET', path: '/settings/retention', handler: 'functions/settings/get-retention.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'PATCH', path: '/settings/retention', handler: 'functions/settings/update-retention.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', dispatchRetention: true } },
 
-  { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', access: { table: 'read' } },
-  { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', access: { table: 'read_write' }, streaming: true },
+  { method: 'GET', path: '/me', handler: 'functions/me/get-me.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+
+  { method: 'POST', path: '/api-keys', handler: 'functions/api-keys/create-api-key.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
+  { method: 'GET', path: '/api-keys', handler: 'functions/api-keys/list-api-keys.ts', auth: 'api_key', role: 'admin', access: { table: 'read' } },
+  { method: 'DELETE', path: '/api-keys/{key_id}', handler: 'functions/api-keys/revoke-api-key.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
+
+  { method: 'GET', path: '/usage', handler: 'functions/usage/get-usage.ts', auth: 'api_key', role: 'admin', access: { table: 'read' } },
+
+  { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', role: 'viewer', access: { table: 'read_write' }, streaming: true },
 ];
 
 /** Every authenticated route spends its tenant's request budget (shared/http/rate-limit.ts). */

@@ -7,15 +7,16 @@ import { authenticate } from '#shared/services/api-keys';
 
 /**
  * The API's Lambda REQUEST authorizer. API Gateway caches its answer per Authorization header,
- * so the policy allows every route of the stage: the tenant, not the route, is what it decides.
+ * so the policy allows every route of the stage: the tenant, principal and role, not the route,
+ * are what it decides; each route's chain checks the role against the route's least role.
  * Throwing `Unauthorized` is how API Gateway is told to answer 401 (shaped as problem+json by
  * the API's gateway responses).
  */
 const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const authorization = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  let identity;
+  let caller;
   try {
-    identity = await authenticate(authorization ?? undefined);
+    caller = await authenticate(authorization ?? undefined);
   } catch (error) {
     if (error instanceof UnauthorizedError) {
       logger.info('api key rejected');
@@ -23,15 +24,16 @@ const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
     }
     throw error;
   }
-  addLogContext({ tenant_id: identity.tenantId, key_id: identity.keyId });
+  addLogContext({ tenant_id: caller.tenantId, key_id: caller.principal.id });
   const [arnPrefix, stage] = event.methodArn.split('/');
   return {
-    principalId: identity.keyId,
+    principalId: caller.principal.id,
     policyDocument: {
       Version: '2012-10-17',
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arnPrefix}/${stage}/*` }],
     },
-    context: { tenant_id: identity.tenantId, key_id: identity.keyId },
+    // Flat strings, as API Gateway passes them on; the route chain checks the role (tenant-context.ts).
+    context: { tenant_id: caller.tenantId, key_id: caller.principal.id, principal_type: caller.principal.type, principal_id: caller.principal.id, role: caller.role },
   };
 };
 

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DEFAULT_ROLE, type Principal, type Role } from '#shared/domain/roles';
 
 /**
  * API keys look like `gh_live_<30 random base62><6 base62 checksum>`, as GitHub's tokens do: a
@@ -32,6 +33,31 @@ export interface ApiKeyRecord {
   revoked_at?: string;
   last_used_at?: string;
   source?: ApiKeySource;
+  /** A label its creator chose (`POST /api-keys`); keys of the CLI and the runtime have none. */
+  name?: string;
+  /** Absent: `admin` (keys of GATEHOUSE_API_KEYS, the dev key, CLI keys without `--role`). */
+  role?: Role;
+  /** The principal that created it through the API; absent for keys made outside the API. */
+  created_by?: Principal;
+}
+
+/** The role a key acts with. */
+export function roleOf(record: Pick<ApiKeyRecord, 'role'>): Role {
+  return record.role ?? DEFAULT_ROLE;
+}
+
+/** A key as the API shows it: never its hash, never the key itself. */
+export function renderApiKey(record: ApiKeyRecord) {
+  return {
+    key_id: record.key_id,
+    name: record.name ?? null,
+    role: roleOf(record),
+    display_prefix: record.display_prefix,
+    created_at: record.created_at,
+    created_by: record.created_by ?? null,
+    last_used_at: record.last_used_at ?? null,
+    ...(record.revoked_at ? { revoked_at: record.revoked_at } : {}),
+  };
 }
 
 /** Uniform base62 characters: bytes ≥ 248 are dropped so that `byte % 62` has no bias. */

@@ -1,5 +1,6 @@
 import type { ApprovalDecision } from '#shared/agents/agent';
 import { InvalidRequestError } from '#shared/domain/errors';
+import type { Principal } from '#shared/domain/roles';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'denied';
 export type ApprovalAction = { type: string } & Record<string, unknown>;
@@ -27,6 +28,8 @@ export interface Approval {
   resolution?: 'resolved' | 'expired';
   comment?: string;
   resolved_at?: string;
+  /** Who decided; absent when the approval expired (nobody decided). */
+  resolved_by?: Principal;
   /** Set once the service executed an approved action. */
   execution?: { status: 'executed'; executed_at: string; result: Record<string, unknown> };
 }
@@ -56,6 +59,7 @@ export function renderApproval(approval: Approval, now: Date) {
     created_at: view.created_at,
     expires_at: view.expires_at,
     ...(view.decision ? { decision: view.decision, resolution: view.resolution, resolved_at: view.resolved_at } : {}),
+    ...(view.resolved_by ? { resolved_by: view.resolved_by } : {}),
     ...(view.comment !== undefined ? { comment: view.comment } : {}),
     ...(view.execution ? { execution: view.execution } : {}),
   };

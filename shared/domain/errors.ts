@@ -8,7 +8,7 @@ export interface FieldError {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'invalid' | 'not_found' | 'conflict' | 'unauthorized' | 'too_large' | 'uri_too_long' | 'unsupported_media_type' | 'rate_limited' | 'unavailable';
+  abstract readonly kind: 'invalid' | 'not_found' | 'conflict' | 'unauthorized' | 'forbidden' | 'too_large' | 'uri_too_long' | 'unsupported_media_type' | 'rate_limited' | 'unavailable';
   constructor(
     readonly code: string,
     message: string,
@@ -43,6 +43,14 @@ export class UnauthorizedError extends DomainError {
   readonly kind = 'unauthorized';
   constructor(message = 'A valid API key is required: send `Authorization: Bearer <key>`.') {
     super('unauthorized', message);
+  }
+}
+
+/** The caller is authenticated but its role does not cover the action. */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
+  constructor(message: string) {
+    super('forbidden', message);
   }
 }
 

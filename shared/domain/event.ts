@@ -12,6 +12,10 @@ export const EVENT_TYPES = [
   'session.message',
   'session.closed',
   'tool_call.executed',
+  // Administrative changes, each with `data.principal`: the tenant's audit log.
+  'api_key.created',
+  'api_key.revoked',
+  'settings.retention_changed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

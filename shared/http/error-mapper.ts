@@ -7,6 +7,7 @@ import { logger } from '#shared/observability/logger';
 const STATUS_BY_KIND: Record<DomainError['kind'], number> = {
   invalid: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   too_large: 413,

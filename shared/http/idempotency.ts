@@ -13,12 +13,28 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+export interface IdempotencyOptions {
+  /**
+   * Top-level fields of a JSON answer that are shown once and never stored: a replay answers
+   * without them (a new API key's `key`), so the secret exists nowhere but in the first answer.
+   */
+  secretFields?: readonly string[];
+}
+
+/** The answer's body without the secret fields, as it is kept for replays. */
+function withoutSecrets(body: string, secretFields: readonly string[]): string {
+  if (secretFields.length === 0) return body;
+  const parsed = JSON.parse(body) as Record<string, unknown>;
+  for (const field of secretFields) delete parsed[field];
+  return JSON.stringify(parsed);
+}
+
 /**
  * `Idempotency-Key` on POSTs (decisions.md): a retry with the same key and body within 24 h gets
  * the first response and creates nothing; the same key with another body, or while the first
  * request is still running, gets 409. Failed requests release the key so that a retry can run.
  */
-export function idempotency(): RouteMiddleware {
+export function idempotency(options: IdempotencyOptions = {}): RouteMiddleware {
   return {
     before: async (request) => {
       const key = header(request.event, 'idempotency-key');
@@ -48,7 +64,8 @@ export function idempotency(): RouteMiddleware {
       const key = request.internal.idempotencyKey;
       if (!key || !request.response) return;
       const { statusCode, headers, body } = request.response;
-      await idempotencyRepository.complete(request.internal.tenantId!, key, { statusCode, headers: (headers ?? {}) as Record<string, string>, body });
+      const stored = statusCode < 300 ? withoutSecrets(body, options.secretFields ?? []) : body;
+      await idempotencyRepository.complete(request.internal.tenantId!, key, { statusCode, headers: (headers ?? {}) as Record<string, string>, body: stored });
     },
     onError: async (request) => {
       const key = request.internal.idempotencyKey;

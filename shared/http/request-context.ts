@@ -1,5 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Caller } from '#shared/domain/roles';
 
 /** What a public route's handler receives once the middlewares have validated. */
 export interface PublicRouteRequest<Query = unknown, Params = unknown> {
@@ -12,6 +13,8 @@ export interface PublicRouteRequest<Query = unknown, Params = unknown> {
 /** What a route handler receives once the middlewares have authenticated and validated. */
 export interface RouteRequest<Body = unknown, Query = unknown, Params = unknown> extends PublicRouteRequest<Query, Params> {
   tenantId: string;
+  /** Who calls: tenant, principal and role, as the authorizer resolved them. */
+  caller: Caller;
   body: Body;
 }
 
@@ -27,6 +30,7 @@ export function header(event: APIGatewayProxyEvent, name: string): string | unde
 /** State the route middlewares pass along one request. */
 export interface RouteInternal extends Record<string, unknown> {
   tenantId?: string;
+  caller?: Caller;
   body?: unknown;
   query?: unknown;
   params?: unknown;

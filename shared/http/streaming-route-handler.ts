@@ -8,6 +8,7 @@ import { problemResponse } from '#shared/http/problem';
 import { rateLimit, rateLimitHeadersPlugin } from '#shared/http/rate-limit';
 import { handOver, routeOf, type RouteInternal } from '#shared/http/request-context';
 import { validateRequest, type RouteSchemas } from '#shared/http/request-validation';
+import { roleCheck } from '#shared/http/role-check';
 import { SECURITY_HEADERS } from '#shared/http/response';
 import type { HttpMiddleware } from '#shared/http/route-middleware';
 import { addLogContext } from '#shared/observability/log-context';
@@ -59,9 +60,10 @@ function onlyRoute(path: string): StreamMiddleware {
 function apiKeyAuthentication(): StreamMiddleware {
   return {
     before: async (request) => {
-      const { tenantId } = await authenticate(header(request.event, 'authorization'));
-      request.internal.tenantId = tenantId;
-      addLogContext({ tenant_id: tenantId });
+      const caller = await authenticate(header(request.event, 'authorization'));
+      request.internal.tenantId = caller.tenantId;
+      request.internal.caller = caller;
+      addLogContext({ tenant_id: caller.tenantId, key_id: caller.principal.id });
     },
   };
 }
@@ -109,7 +111,8 @@ function eventStreamResult(produce: EventStreamProducer): StreamResult {
 /**
  * Builds the handler of a streaming route (Server-Sent Events behind a Function URL), with the
  * chain of the other routes: only its own method and path (404 otherwise), the API key (401),
- * the tenant's request budget (429, RateLimit headers on every answer after it), `Accept` (406),
+ * the tenant's request budget (429, RateLimit headers on every answer after it), the caller's
+ * role against the route's least role (403), `Accept` (406),
  * zod validation of query and headers (400 listing every violation), and the one error mapper;
  * every refusal is problem+json. The route function gets valid, typed input and returns the
  * producer of the stream's events.
@@ -123,6 +126,7 @@ export function streamingRouteHandler<Q extends z.ZodType = z.ZodUnknown, H exte
     .use(onlyRoute(route.path))
     .use(apiKeyAuthentication())
     .use(rateLimit<APIGatewayProxyEventV2, StreamResult>())
+    .use(roleCheck<APIGatewayProxyEventV2, StreamResult>(() => ({ method: 'GET', path: route.path })))
     .use(acceptsEventStream())
     .use(validation({ query: route.query, headers: route.headers }))
     .use(handOver)

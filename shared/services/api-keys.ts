@@ -1,14 +1,17 @@
 import { apiKeyRepository } from '#shared/adapters/dynamodb/api-key-repository';
-import { API_KEY_PREFIX, bearerToken, generateApiKey, hashApiKey, hashesEqual, LAST_USED_RESOLUTION_MS, passesOfflineChecks, shouldRecordUse, type ApiKeyRecord, type ApiKeySource } from '#shared/domain/api-key';
+import { adminEvent } from '#shared/domain/admin-events';
+import { API_KEY_PREFIX, bearerToken, generateApiKey, hashApiKey, hashesEqual, LAST_USED_RESOLUTION_MS, passesOfflineChecks, roleOf, shouldRecordUse, type ApiKeyRecord, type ApiKeySource } from '#shared/domain/api-key';
 import { systemClock, type Clock } from '#shared/domain/clock';
-import { UnauthorizedError } from '#shared/domain/errors';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
+import { allows, DEFAULT_ROLE, type Caller, type Role } from '#shared/domain/roles';
 
 /**
- * Resolves an `Authorization` header to the key's tenant, or throws UnauthorizedError. A token
- * that fails the offline checks (a `gh_live_` key with a wrong checksum) never reaches the table.
+ * Resolves an `Authorization` header to the key's tenant, principal and role, or throws
+ * UnauthorizedError. A token that fails the offline checks (a `gh_live_` key with a wrong
+ * checksum) never reaches the table.
  */
-export async function authenticate(authorization: string | undefined, clock: Clock = systemClock): Promise<{ tenantId: string; keyId: string }> {
+export async function authenticate(authorization: string | undefined, clock: Clock = systemClock): Promise<Caller> {
   const token = bearerToken(authorization);
   if (!token) throw new UnauthorizedError();
   if (!passesOfflineChecks(token)) throw new UnauthorizedError('The API key is unknown or revoked.');
@@ -20,21 +23,73 @@ export async function authenticate(authorization: string | undefined, clock: Clo
   if (shouldRecordUse(record.last_used_at, now)) {
     await apiKeyRepository.touch(keyHash, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS + 1).toISOString());
   }
-  return { tenantId: record.tenant_id, keyId: record.key_id };
+  return { tenantId: record.tenant_id, principal: { type: 'api_key', id: record.key_id }, role: roleOf(record) };
 }
 
-/** Creates a key for a tenant. The plaintext key is returned once and never stored. */
-export async function createApiKey(tenantId: string, plaintext: string = generateApiKey(), source?: ApiKeySource): Promise<{ key: string; record: ApiKeyRecord }> {
-  const record: ApiKeyRecord = {
+export interface NewApiKey {
+  /** The key itself; a fresh `gh_live_` key unless given (GATEHOUSE_API_KEYS). */
+  plaintext?: string;
+  source?: ApiKeySource;
+  name?: string;
+  /** Absent: the key is `admin`. */
+  role?: Role;
+}
+
+function newRecord(tenantId: string, plaintext: string, fields: Omit<NewApiKey, 'plaintext'> & Pick<ApiKeyRecord, 'created_by'>): ApiKeyRecord {
+  return {
     key_id: newId('key'),
     tenant_id: tenantId,
     key_hash: hashApiKey(plaintext),
     display_prefix: `${plaintext.slice(0, 12)}…`,
     created_at: systemClock.now().toISOString(),
-    ...(source ? { source } : {}),
+    ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
   };
+}
+
+/**
+ * Creates a key for a tenant outside the API (the keys CLI, the local runtime's keys). The
+ * plaintext key is returned once and never stored.
+ */
+export async function createApiKey(tenantId: string, options: NewApiKey = {}): Promise<{ key: string; record: ApiKeyRecord }> {
+  const plaintext = options.plaintext ?? generateApiKey();
+  const record = newRecord(tenantId, plaintext, { source: options.source, name: options.name, role: options.role });
   await apiKeyRepository.put(record);
   return { key: plaintext, record };
+}
+
+/** The data of `api_key.*` events: never the key or its hash. */
+function keyEventData(record: ApiKeyRecord) {
+  return { key_id: record.key_id, name: record.name ?? null, role: roleOf(record) };
+}
+
+/**
+ * POST /api-keys: a key created by `caller`, with `api_key.created` in the same transaction. A
+ * key can never get a role above its creator's (403).
+ */
+export async function issueApiKey(caller: Caller, request: { name: string; role?: Role }): Promise<{ key: string; record: ApiKeyRecord }> {
+  const role = request.role ?? DEFAULT_ROLE;
+  if (!allows(caller.role, role)) throw new ForbiddenError(`A key can not get a role above its creator's: '${caller.role}' can not create a '${role}' key.`);
+  const plaintext = generateApiKey();
+  const record = newRecord(caller.tenantId, plaintext, { name: request.name, role, created_by: caller.principal });
+  await apiKeyRepository.put(record, adminEvent('api_key.created', caller.tenantId, caller.principal, keyEventData(record), systemClock));
+  return { key: plaintext, record };
+}
+
+/** GET /api-keys: the tenant's keys, revoked ones included (with `revoked_at`), oldest first. */
+export function listTenantApiKeys(tenantId: string, query: { limit: number; cursor?: string }) {
+  return apiKeyRepository.listPage(tenantId, query);
+}
+
+/**
+ * DELETE /api-keys/{key_id}: revokes the tenant's key, with `api_key.revoked` in the same
+ * transaction; revoking a revoked key again changes nothing. Another tenant's key is 404.
+ */
+export async function revokeTenantApiKey(caller: Caller, keyId: string): Promise<ApiKeyRecord> {
+  const record = await apiKeyRepository.findById(caller.tenantId, keyId);
+  if (!record) throw new NotFoundError('api_key', keyId);
+  if (record.revoked_at) return record;
+  const now = systemClock.now().toISOString();
+  return apiKeyRepository.revokeWithEvent(record, now, adminEvent('api_key.revoked', caller.tenantId, caller.principal, keyEventData(record), systemClock));
 }
 
 /**
@@ -48,7 +103,7 @@ export async function ensureApiKey(tenantId: string, plaintext: string): Promise
   }
   const existing = await apiKeyRepository.findByHash(hashApiKey(plaintext));
   if (!existing) {
-    await createApiKey(tenantId, plaintext, 'env');
+    await createApiKey(tenantId, { plaintext, source: 'env' });
     return;
   }
   if (existing.tenant_id !== tenantId) throw new Error(`An API key in GATEHOUSE_API_KEYS is already registered to tenant '${existing.tenant_id}'.`);
@@ -66,7 +121,7 @@ export async function ensureDevApiKey(previous: string | undefined): Promise<{ k
     const record = await apiKeyRepository.findByHash(hashApiKey(previous));
     if (record?.source === 'dev' && record.tenant_id === 'dev' && !record.revoked_at) return { key: previous, created: false };
   }
-  const { key } = await createApiKey('dev', generateApiKey(), 'dev');
+  const { key } = await createApiKey('dev', { source: 'dev' });
   return { key, created: true };
 }
 

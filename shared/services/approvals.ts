@@ -5,6 +5,7 @@ import { decisionOf, isExpired, validateModifiedAction, type Approval, type Appr
 import { systemClock } from '#shared/domain/clock';
 import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import type { Artifact } from '#shared/domain/artifact';
+import type { Principal } from '#shared/domain/roles';
 import { artifactExpiry } from '#shared/domain/retention';
 import type { Task } from '#shared/domain/task';
 import { retentionStamps } from '#shared/services/retention-stamps';
@@ -55,7 +56,12 @@ async function afterResolution(approval: Approval, resumedTask: Task | undefined
  * denied and the task resumes at once with the denial. Exactly one of racing resolutions (or of a
  * resolution and the expiry) wins; the others get 409.
  */
-export async function resolveApproval(tenantId: string, approvalId: string, request: { decision: 'approved' | 'denied'; comment?: string; modified_action?: Record<string, unknown> }): Promise<Approval> {
+export async function resolveApproval(
+  tenantId: string,
+  approvalId: string,
+  request: { decision: 'approved' | 'denied'; comment?: string; modified_action?: Record<string, unknown> },
+  resolvedBy: Principal,
+): Promise<Approval> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const approval = await approvalRepository.get(tenantId, approvalId);
     if (!approval) throw new NotFoundError('approval', approvalId);
@@ -72,6 +78,7 @@ export async function resolveApproval(tenantId: string, approvalId: string, requ
       decision: request.decision,
       resolution: 'resolved' as const,
       resolved_at: now.toISOString(),
+      resolved_by: { type: resolvedBy.type, id: resolvedBy.id },
       action,
       ...(request.comment !== undefined ? { comment: request.comment } : {}),
       ...(request.modified_action ? { original_action: approval.action } : {}),
@@ -84,7 +91,7 @@ export async function resolveApproval(tenantId: string, approvalId: string, requ
     const writes: ResolutionWrites = {
       status: request.decision,
       fields,
-      event: approvalEvent('approval.resolved', approval, { decision: request.decision, resolution: 'resolved', ...(request.comment !== undefined ? { comment: request.comment } : {}), modified: Boolean(request.modified_action) }),
+      event: approvalEvent('approval.resolved', approval, { decision: request.decision, resolution: 'resolved', resolved_by: fields.resolved_by, ...(request.comment !== undefined ? { comment: request.comment } : {}), modified: Boolean(request.modified_action) }),
       // Acted on: the artifact now follows the tenant's retention instead of the 7-day limit.
       ...(gated && stamp
         ? { artifactStatus: request.decision, artifactRetention: { expires_at: artifactExpiry({ ...gated, approval_status: request.decision }, stamp.retention_days), retention_version: stamp.version } }

@@ -1,6 +1,9 @@
 import { tenantSettingsRepository } from '#shared/adapters/dynamodb/tenant-settings-repository';
 import { dispatchRestamp } from '#shared/adapters/sqs/retention-dispatcher';
+import { adminEvent } from '#shared/domain/admin-events';
 import { systemClock } from '#shared/domain/clock';
+import type { ServiceEvent } from '#shared/domain/event';
+import type { Principal } from '#shared/domain/roles';
 import { ConflictError, ServiceUnavailableError } from '#shared/domain/errors';
 import { assertAllowed, withPlan, type Plan, type TenantSettings } from '#shared/domain/retention';
 import { loadSettings } from '#shared/services/tenant-settings';
@@ -20,14 +23,21 @@ async function ensureRestamped(settings: TenantSettings): Promise<void> {
   }
 }
 
-/** Stores `change(settings)` as the next version, re-reading and retrying when another change wins. */
-async function changeSettings(tenantId: string, change: (settings: TenantSettings) => TenantSettings | undefined): Promise<TenantSettings> {
+/**
+ * Stores `change(settings)` as the next version, re-reading and retrying when another change
+ * wins; `eventOf` names the change's event, written in the same transaction.
+ */
+async function changeSettings(
+  tenantId: string,
+  change: (settings: TenantSettings) => TenantSettings | undefined,
+  eventOf?: (previous: TenantSettings, next: TenantSettings) => ServiceEvent,
+): Promise<TenantSettings> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const settings = await loadSettings(tenantId);
     const changed = change(settings);
     if (!changed) return settings;
     const next: TenantSettings = { ...changed, version: settings.version + 1, updated_at: systemClock.now().toISOString() };
-    if (await tenantSettingsRepository.save(next, settings.version)) return next;
+    if (await tenantSettingsRepository.save(next, settings.version, eventOf?.(settings, next))) return next;
   }
   throw new ConflictError('settings_changed_concurrently', 'The settings changed while this request was applied; read them and try again.');
 }
@@ -35,13 +45,19 @@ async function changeSettings(tenantId: string, change: (settings: TenantSetting
 /**
  * PATCH /settings/retention. The new retention applies to artifacts written from now on at once,
  * and to existing ones through a re-stamp job (docs/retention.md). The same value again changes
- * nothing, but queues the job if the last one never finished (a lost send is repaired by a retry).
+ * nothing (and writes no event), but queues the job if the last one never finished (a lost send
+ * is repaired by a retry). A change writes `settings.retention_changed` with the principal.
  */
-export async function updateRetention(tenantId: string, retentionDays: number | null): Promise<TenantSettings> {
-  const settings = await changeSettings(tenantId, (current) => {
-    assertAllowed(current.plan, retentionDays);
-    return current.retention_days === retentionDays ? undefined : { ...current, retention_days: retentionDays };
-  });
+export async function updateRetention(tenantId: string, retentionDays: number | null, principal: Principal): Promise<TenantSettings> {
+  const settings = await changeSettings(
+    tenantId,
+    (current) => {
+      assertAllowed(current.plan, retentionDays);
+      return current.retention_days === retentionDays ? undefined : { ...current, retention_days: retentionDays };
+    },
+    (previous, next) =>
+      adminEvent('settings.retention_changed', tenantId, principal, { retention_days: next.retention_days, previous_retention_days: previous.retention_days, version: next.version }, systemClock),
+  );
   await ensureRestamped(settings);
   return settings;
 }

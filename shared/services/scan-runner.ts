@@ -26,9 +26,12 @@ export async function runDetector(tenantId: string, scanId: string, detectorName
     return;
   }
   let run;
+  // The pages this run crawled, counted in the tenant's usage when the run's end is recorded.
+  let pages = 0;
   try {
     const options = httpCrawlOptions({ maxPages: scan.crawl.max_pages, maxBytes: scan.crawl.max_page_bytes, timeoutMs: scan.crawl.timeout_seconds * 1000, allowLoopback: allowLoopbackTargets() });
     const crawled = await crawl(scan.target, options);
+    pages = crawled.pages.length;
     if (crawled.pages.length === 0) throw new Error(`The target could not be scanned: ${crawled.problems.map((problem) => `${problem.url}: ${problem.reason}`).join('; ') || 'no HTML page'}`);
     const detector = detectorNamed(detectorName);
     const detected = await detector.run({ target: scan.target, crawl: crawled, fetchPath: makeOriginFetcher(scan.target, options.fetchPage), options: scan.detector_options[detectorName] ?? {} });
@@ -46,7 +49,7 @@ export async function runDetector(tenantId: string, scanId: string, detectorName
     if ((error as { name?: string }).name === 'ThrottlingException' || (error as { $retryable?: unknown }).$retryable) throw error;
     run = { status: 'failed' as const, started_at: now.toISOString(), completed_at: systemClock.now().toISOString(), error: error instanceof Error ? error.message : String(error) };
   }
-  const updated = await scanRepository.finishRun(scan, detectorName, run);
+  const updated = await scanRepository.finishRun(scan, detectorName, run, pages);
   if (updated && finalStatus(updated.runs)) await finishScan(updated);
 }
 

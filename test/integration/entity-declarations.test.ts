@@ -46,7 +46,7 @@ async function approvalFlow(tenant: string, decision?: 'approved' | 'denied'): P
   expect(await runner.run(tenant, task.task_id)).toBe('paused');
   if (!decision) return;
   const { approvals } = await approvalRepository.list(tenant, { status: 'pending', taskId: task.task_id, limit: 10 });
-  await resolveApproval(tenant, approvals[0].approval_id, { decision });
+  await resolveApproval(tenant, approvals[0].approval_id, { decision }, { type: 'api_key', id: 'key_test' });
 }
 
 function newScan(tenant: string): Scan {

@@ -36,7 +36,7 @@ function apiEvent(tenantId: string, method: string, resource: string, body: unkn
     stageVariables: null,
     body: JSON.stringify(body),
     isBase64Encoded: false,
-    requestContext: { requestId: `req-${Math.random().toString(36).slice(2)}`, resourcePath: resource, authorizer: { tenant_id: tenantId } } as never,
+    requestContext: { requestId: `req-${Math.random().toString(36).slice(2)}`, resourcePath: resource, authorizer: { tenant_id: tenantId, principal_type: 'api_key', principal_id: 'key_test', role: 'admin' } } as never,
   };
 }
 

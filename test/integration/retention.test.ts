@@ -90,7 +90,7 @@ describe('retention on DynamoDB Local', () => {
     await expectStamp(tenant, draftId, 7, 1);
 
     const { approvals } = await approvalRepository.list(tenant, { status: 'pending', taskId: task.task_id, limit: 10 });
-    await resolveApproval(tenant, approvals[0].approval_id, { decision: 'denied' });
+    await resolveApproval(tenant, approvals[0].approval_id, { decision: 'denied' }, { type: 'api_key', id: 'key_test' });
 
     expect((await artifactRepository.get(tenant, draftId))!.approval_status).toBe('denied');
     await expectStamp(tenant, draftId, null, 1);
@@ -113,8 +113,8 @@ describe('retention on DynamoDB Local', () => {
   it('refuses a retention the plan does not allow and stores nothing', async () => {
     const tenant = uniqueTenant('refused');
 
-    await expect(updateRetention(tenant, null)).rejects.toMatchObject({ code: 'retention_not_allowed_on_plan' });
-    await expect(updateRetention(tenant, 365)).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(updateRetention(tenant, null, { type: 'api_key', id: 'key_test' })).rejects.toMatchObject({ code: 'retention_not_allowed_on_plan' });
+    await expect(updateRetention(tenant, 365, { type: 'api_key', id: 'key_test' })).rejects.toBeInstanceOf(InvalidRequestError);
 
     expect(await loadSettings(tenant)).toEqual({ tenant_id: tenant, plan: 'free', version: 0, restamped_version: 0 });
   });
@@ -122,7 +122,7 @@ describe('retention on DynamoDB Local', () => {
   it('re-stamps existing artifacts page by page, and a crash in the middle of a page resumes from its message', async () => {
     const tenant = uniqueTenant('restamp');
     const artifacts = await auditArtifacts(tenant, 5);
-    const settings = await updateRetention(tenant, 30);
+    const settings = await updateRetention(tenant, 30, { type: 'api_key', id: 'key_test' });
     const stamp = stampOf(settings);
     const pages: RestampProgress[] = [];
 
@@ -148,10 +148,10 @@ describe('retention on DynamoDB Local', () => {
     const tenant = uniqueTenant('newest');
     await setPlan(tenant, 'pro');
     const artifacts = await auditArtifacts(tenant, 3);
-    const thirtyDays = await updateRetention(tenant, 30);
+    const thirtyDays = await updateRetention(tenant, 30, { type: 'api_key', id: 'key_test' });
     const firstPage = await restampPage({ tenant_id: tenant, version: thirtyDays.version }, 1);
 
-    const indefinite = await updateRetention(tenant, null);
+    const indefinite = await updateRetention(tenant, null, { type: 'api_key', id: 'key_test' });
     const outdated = await restampPage(firstPage.next!, 1);
     expect(outdated).toEqual({ status: 'outdated', counts: { updated: 0, unchanged: 0, gone: 0, newer: 0 } });
 
@@ -167,7 +167,7 @@ describe('retention on DynamoDB Local', () => {
   it('re-stamps at the end of a run the artifacts it stamped from a setting that changed meanwhile', async () => {
     const tenant = uniqueTenant('settle');
     const stale = stampOf(await loadSettings(tenant));
-    const changed = await updateRetention(tenant, 10);
+    const changed = await updateRetention(tenant, 10, { type: 'api_key', id: 'key_test' });
     // The run read the settings before the PATCH landed; the re-stamp job may already be past it.
     const lateRunner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: { current: async () => stale, settle: retentionStamps.settle } });
 

@@ -124,7 +124,7 @@ describe('stuck-work sweeper on DynamoDB Local and the SQS emulator', () => {
     expect(report.approvalsPending).toBe(before);
     expect(before).toBeGreaterThanOrEqual(1);
     const [approval] = (await approvalRepository.list(tenant, { status: 'pending', limit: 10 })).approvals;
-    await resolveApproval(tenant, approval.approval_id, { decision: 'denied' });
+    await resolveApproval(tenant, approval.approval_id, { decision: 'denied' }, { type: 'api_key', id: 'key_test' });
     expect(await approvalRepository.countPending()).toBe(before - 1);
   });
 
@@ -188,7 +188,7 @@ describe('stuck-work sweeper on DynamoDB Local and the SQS emulator', () => {
     const task = await storedTask(tenant, { agent: 'sales', task_type: 'sales.draft_email', input: draftInput });
     expect(await runner.run(tenant, task.task_id)).toBe('paused');
     const [approval] = (await approvalRepository.list(tenant, { status: 'pending', limit: 10 })).approvals;
-    await resolveApproval(tenant, approval.approval_id, { decision: 'approved' });
+    await resolveApproval(tenant, approval.approval_id, { decision: 'approved' }, { type: 'api_key', id: 'key_test' });
     await drain('tool-calls');
 
     await sweepStuckWork({ policy, clock: inFuture(301) });

@@ -29,7 +29,7 @@ function apiEvent(tenantId: string, method: string, resource: string, body?: unk
     stageVariables: null,
     body: body === undefined ? null : JSON.stringify(body),
     isBase64Encoded: false,
-    requestContext: { requestId: `req-${Math.random()}`, authorizer: { tenant_id: tenantId } } as never,
+    requestContext: { requestId: `req-${Math.random()}`, authorizer: { tenant_id: tenantId, principal_type: 'api_key', principal_id: 'key_test', role: 'admin' } } as never,
   };
 }
 

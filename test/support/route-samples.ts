@@ -40,6 +40,7 @@ export const validBodies: Record<string, Record<string, unknown>> = {
   'PATCH /projects/{project_id}': { name: 'Renamed site' },
   'POST /projects/{project_id}/scans': { detectors: ['security'] },
   'PATCH /settings/retention': { retention_days: 30 },
+  'POST /api-keys': { name: 'ci key', role: 'viewer' },
   'PATCH /findings/{finding_id}': { status: 'dismissed', dismissed_reason: 'false_positive', comment: 'test fixture' },
 };
 

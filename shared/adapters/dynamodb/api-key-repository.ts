@@ -1,9 +1,13 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { decodeCursor, encodeCursor, invalidCursorError } from '#shared/adapters/dynamodb/cursor';
+import { eventPut } from '#shared/adapters/dynamodb/event-item';
+import { queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { ApiKeyRecord, ApiKeySource } from '#shared/domain/api-key';
+import type { ServiceEvent } from '#shared/domain/event';
 import { NotFoundError } from '#shared/domain/errors';
 
 /** API keys, stored by the hash of the key; the key itself is never stored. */
@@ -12,14 +16,85 @@ export class DynamoApiKeyRepository {
     return documentClient();
   }
 
-  async put(record: ApiKeyRecord): Promise<void> {
-    await this.client.send(
-      new PutCommand({
+  /** Stores a new key; with `event`, in one transaction with it (`api_key.created`). */
+  async put(record: ApiKeyRecord, event?: ServiceEvent): Promise<void> {
+    const put = {
+      TableName: tableName(),
+      Item: { ...keys.apiKey(record.key_hash), ...keys.apiKeyListing(record.tenant_id, record.key_id), entity: 'api_key', ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    };
+    if (!event) {
+      await this.client.send(new PutCommand(put));
+      return;
+    }
+    await this.client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, await eventPut(event)] }));
+  }
+
+  /** One tenant's key by id (the listing index), or undefined. */
+  async findById(tenantId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
         TableName: tableName(),
-        Item: { ...keys.apiKey(record.key_hash), ...keys.apiKeyListing(record.tenant_id, record.key_id), entity: 'api_key', ...record },
-        ConditionExpression: 'attribute_not_exists(pk)',
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#pk = :pk AND #sk = :sk',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
+        ExpressionAttributeValues: { ':pk': 'APIKEYS', ':sk': `${tenantId}#${keyId}` },
       }),
     );
+    const record = Items?.[0] ? stripKeys<ApiKeyRecord>(Items[0]) : undefined;
+    return record?.tenant_id === tenantId ? record : undefined;
+  }
+
+  /** One page of a tenant's keys, oldest first (key ids are time-ordered). */
+  async listPage(tenantId: string, query: { limit: number; cursor?: string }): Promise<{ apiKeys: ApiKeyRecord[]; nextCursor: string | null }> {
+    const scope = `api_keys|${tenantId}`;
+    const startKey = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition: 'APIKEYS' });
+    // The index partition holds every tenant's keys: a cursor must point inside this tenant's range.
+    if (startKey && !String(startKey[GSI1.sortKey] ?? '').startsWith(`${tenantId}#`)) throw invalidCursorError();
+    const { items, lastKey } = await queryPage<ApiKeyRecord>(
+      {
+        TableName: tableName(),
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :tenant)',
+        FilterExpression: 'tenant_id = :tenantId',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
+        ExpressionAttributeValues: { ':pk': 'APIKEYS', ':tenant': `${tenantId}#`, ':tenantId': tenantId },
+      },
+      query.limit,
+      startKey,
+    );
+    return { apiKeys: items, nextCursor: encodeCursor(scope, lastKey) };
+  }
+
+  /**
+   * Revokes a live key in one transaction with `event` (`api_key.revoked`). A key revoked
+   * meanwhile is returned as it is, without a second event.
+   */
+  async revokeWithEvent(record: ApiKeyRecord, now: string, event: ServiceEvent): Promise<ApiKeyRecord> {
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.apiKey(record.key_hash),
+                UpdateExpression: 'SET revoked_at = :now',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
+                ExpressionAttributeValues: { ':now': now },
+              },
+            },
+            await eventPut(event),
+          ],
+        }),
+      );
+      return { ...record, revoked_at: now };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const latest = await this.findByHash(record.key_hash);
+      if (!latest) throw new NotFoundError('api_key', record.key_id);
+      return latest;
+    }
   }
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { queryPage } from '#shared/adapters/dynamodb/paged-query';
@@ -9,6 +9,8 @@ import { ACTIVE_TASK_SHARDS, keys } from '#shared/adapters/dynamodb/keys';
 import { GSI1, GSI3, TTL_ATTRIBUTE } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import { followsStep, storedTaskState, taskTransition, type TransactItem } from '#shared/adapters/dynamodb/task-transition';
+import { transactWrite } from '#shared/adapters/dynamodb/transact-write';
+import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
 import type { ApprovalDecision } from '#shared/agents/agent';
 import type { Approval, ApprovalStatus } from '#shared/domain/approval';
 import type { ArtifactApprovalStatus } from '#shared/domain/artifact';
@@ -23,7 +25,7 @@ type Item = Record<string, NativeAttributeValue>;
 /** What a resolution writes besides the approval itself. */
 export interface ResolutionWrites {
   status: Exclude<ApprovalStatus, 'pending'>;
-  fields: Pick<Approval, 'decision' | 'resolution' | 'resolved_at' | 'action'> & Partial<Pick<Approval, 'comment' | 'original_action'>>;
+  fields: Pick<Approval, 'decision' | 'resolution' | 'resolved_at' | 'action'> & Partial<Pick<Approval, 'comment' | 'original_action' | 'resolved_by'>>;
   event: ServiceEvent;
   /** The gated artifact's new status, when the artifact still exists and is pending. */
   artifactStatus?: ArtifactApprovalStatus;
@@ -60,7 +62,8 @@ export class DynamoApprovalRepository {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
-    const paused = await taskTransition({ task, trigger: 'pause', at: event.created_at, fields: { step }, condition: followsStep(step - 1), items: [approvalPut], events: [event] });
+    const usage = usageUpdate({ tenantId: approval.tenant_id, at: event.created_at, shardBy: approval.approval_id, counts: { approvals: 1 } });
+    const paused = await taskTransition({ task, trigger: 'pause', at: event.created_at, fields: { step }, condition: followsStep(step - 1), items: [approvalPut, usage], events: [event] });
     return paused ? 'applied' : refusedStepOutcome(task.shape, 'pause', step, await storedTaskState(task));
   }
 
@@ -212,6 +215,7 @@ export class DynamoApprovalRepository {
           ExpressionAttributeValues: { ':execution': execution, ':approved': 'approved' },
         },
       },
+      usageUpdate({ tenantId: approval.tenant_id, at: execution.executed_at, shardBy: approval.approval_id, counts: { tool_calls: 1 } }),
     ];
     return this.commit(items, event, resume && { ...resume, step: approval.step, at: event.created_at });
   }
@@ -232,7 +236,7 @@ export class DynamoApprovalRepository {
       return Boolean(await taskTransition({ task: resume.task, trigger: 'resume', at: resume.at, fields: { resumed_at: resume.at }, update: decision, items, events }));
     }
     try {
-      await this.client.send(new TransactWriteCommand({ TransactItems: [...items, ...(await Promise.all(events.map((one) => eventPut(one))))] }));
+      await transactWrite([...items, ...(await Promise.all(events.map((one) => eventPut(one))))]);
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;

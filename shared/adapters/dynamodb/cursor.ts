@@ -12,9 +12,14 @@ export function encodeCursor(scope: string, lastKey: Record<string, unknown> | u
   return Buffer.from(JSON.stringify({ s: scope, k: lastKey }), 'utf8').toString('base64url');
 }
 
+/** The 400 of a cursor that is not one this listing handed out. */
+export function invalidCursorError(): InvalidRequestError {
+  return new InvalidRequestError('The cursor is not valid for this listing.', [{ path: 'cursor', message: 'Pass the next_cursor of the previous page unchanged, with the same filters.' }], 'invalid_cursor');
+}
+
 export function decodeCursor(scope: string, cursor: string | undefined, expected: { partitionAttribute: string; partition: string }): LastKey | undefined {
   if (cursor === undefined) return undefined;
-  const invalid = () => new InvalidRequestError('The cursor is not valid for this listing.', [{ path: 'cursor', message: 'Pass the next_cursor of the previous page unchanged, with the same filters.' }], 'invalid_cursor');
+  const invalid = invalidCursorError;
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

@@ -14,10 +14,12 @@ import { taskEntity, taskInputEntity } from '#shared/adapters/dynamodb/entities/
 import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
+import { usageEntity } from '#shared/adapters/dynamodb/entities/usage';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 export { ACTIVE_TASK_SHARDS, shardOf, type Key } from '#shared/adapters/dynamodb/entities/entity';
 export { EVENT_SHARDS } from '#shared/adapters/dynamodb/entities/event';
+export { USAGE_SHARDS } from '#shared/adapters/dynamodb/entities/usage';
 export { RATE_LIMIT_PARTITION_PREFIX } from '#shared/adapters/dynamodb/entities/rate-limit-bucket';
 
 /**
@@ -50,4 +52,5 @@ export const keys = {
   ...rateLimitBucketEntity.keys,
   ...tenantLimitsEntity.keys,
   ...taskSlotsEntity.keys,
+  ...usageEntity.keys,
 };

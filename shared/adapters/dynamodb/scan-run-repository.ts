@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
@@ -7,6 +7,8 @@ import { queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
 import { GSI1, GSI3 } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import { transactWrite, type TransactItem } from '#shared/adapters/dynamodb/transact-write';
+import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
 import { ConflictError } from '#shared/domain/errors';
 import type { DetectorName } from '#shared/scans/model';
 import type { DetectorRun, Scan, ScanStatus } from '#shared/scans/scan';
@@ -15,14 +17,18 @@ type Item = Record<string, NativeAttributeValue>;
 
 /** Scans with their detector runs: one item per scan, in the active-scan index while pending or running. */
 export const scanRunRepository = {
+  /** Creates the scan and counts it in its tenant's usage, in one transaction. */
   async createScan(scan: Scan): Promise<void> {
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.scan(scan.tenant_id, scan.scan_id), ...keys.scanListing(scan.tenant_id, scan.project_id, scan.scan_id), ...keys.activeScan(scan.tenant_id, scan.scan_id), entity: 'scan', ...scan },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await transactWrite([
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.scan(scan.tenant_id, scan.scan_id), ...keys.scanListing(scan.tenant_id, scan.project_id, scan.scan_id), ...keys.activeScan(scan.tenant_id, scan.scan_id), entity: 'scan', ...scan },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      usageUpdate({ tenantId: scan.tenant_id, at: scan.created_at, shardBy: scan.scan_id, counts: { scans: 1 } }),
+    ]);
   },
 
   async getScan(tenantId: string, scanId: string): Promise<Scan | undefined> {
@@ -73,25 +79,29 @@ export const scanRunRepository = {
     }
   },
 
-  /** Ends a detector run once; returns the scan as it now is, or undefined if the scan ended or the run already did. */
-  async finishRun(scan: Scan, detector: DetectorName, run: DetectorRun): Promise<Scan | undefined> {
+  /**
+   * Ends a detector run once, counting the pages it crawled in the same transaction; returns the
+   * scan as it now is (read right after), or undefined if the scan ended or the run already did.
+   */
+  async finishRun(scan: Scan, detector: DetectorName, run: DetectorRun, pagesScanned = 0): Promise<Scan | undefined> {
+    const finish: TransactItem = {
+      Update: {
+        TableName: tableName(),
+        Key: keys.scan(scan.tenant_id, scan.scan_id),
+        UpdateExpression: 'SET runs.#d = :run',
+        ConditionExpression: '#status = :running AND runs.#d.#rs = :running',
+        ExpressionAttributeNames: { '#status': 'status', '#d': detector, '#rs': 'status' },
+        ExpressionAttributeValues: { ':run': run, ':running': 'running' },
+      },
+    };
+    const at = run.completed_at ?? new Date().toISOString();
     try {
-      const { Attributes } = await documentClient().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.scan(scan.tenant_id, scan.scan_id),
-          UpdateExpression: 'SET runs.#d = :run',
-          ConditionExpression: '#status = :running AND runs.#d.#rs = :running',
-          ExpressionAttributeNames: { '#status': 'status', '#d': detector, '#rs': 'status' },
-          ExpressionAttributeValues: { ':run': run, ':running': 'running' },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return stripKeys<Scan>(Attributes!);
+      await transactWrite(pagesScanned > 0 ? [finish, usageUpdate({ tenantId: scan.tenant_id, at, shardBy: `${scan.scan_id}#${detector}`, counts: { pages_scanned: pagesScanned } })] : [finish]);
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
       throw error;
     }
+    return scanRunRepository.getScan(scan.tenant_id, scan.scan_id);
   },
 
   /** running → completed/failed, once, with the scan's results; leaves the active-scan index. */

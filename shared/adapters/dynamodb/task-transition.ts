@@ -1,19 +1,22 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { eventPut } from '#shared/adapters/dynamodb/event-item';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { GSI3 } from '#shared/adapters/dynamodb/table-definition';
 import { splitTaskInput } from '#shared/adapters/dynamodb/task-input';
+import { transactWrite, type TransactItem } from '#shared/adapters/dynamodb/transact-write';
 import { isConditionFailure } from '#shared/adapters/dynamodb/transactions';
+import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
 import type { ServiceEvent } from '#shared/domain/event';
+import { taskSeconds } from '#shared/domain/usage';
 import type { Task, TaskError } from '#shared/domain/task';
 import { isDispatchable, isTerminal, transitionOf, type TaskStatus, type TaskTrigger } from '#shared/domain/task-state';
 import { logger } from '#shared/observability/logger';
 import { recordMetric } from '#shared/observability/metrics';
 
 type Item = Record<string, NativeAttributeValue>;
-export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+export type { TransactItem };
 
 /** A piece of an update or condition expression with its own placeholders. */
 export interface ExpressionPart {
@@ -34,7 +37,8 @@ export type TaskTransitionRequest =
   | (Writes & { trigger: 'create'; task: Task })
   | (Writes & {
       trigger: TaskTrigger;
-      task: Pick<Task, 'tenant_id' | 'task_id' | 'shape' | 'agent' | 'task_type' | 'created_at'>;
+      /** With `started_at` when the task started: an ending counts the seconds since (usage). */
+      task: Pick<Task, 'tenant_id' | 'task_id' | 'shape' | 'agent' | 'task_type' | 'created_at'> & Partial<Pick<Task, 'started_at'>>;
       /** The write's time: the task's new `updated_at`. */
       at: string;
       /** Top-level attributes to set besides `status` and `updated_at`. */
@@ -54,15 +58,15 @@ export function followsStep(previous: number): ExpressionPart {
  * Every write of a task goes through here: the state machine (`transitionOf`) gives the states it
  * may leave from, which become its condition, and the state it leads to, which decides whether the
  * task keeps its keys of the active-task index. The task's write, its events and `items` are one
- * transaction. Returns the task's new status, or undefined when a condition did not hold.
+ * transaction, with the tenant's usage counters when it creates or ends the task (so they count
+ * exactly the writes that won). Returns the task's new status, or undefined when a condition did not hold.
  */
 export async function taskTransition(request: TaskTransitionRequest): Promise<TaskStatus | undefined> {
   const { to } = transitionOf(request.task.shape, request.trigger);
   const taskWrite = request.trigger === 'create' ? await creation(request.task) : update(request);
   try {
-    await documentClient().send(
-      new TransactWriteCommand({ TransactItems: [taskWrite, ...(request.items ?? []), ...(await Promise.all(request.events.map((event) => eventPut(event))))] }),
-    );
+    const usage = usageOf(request, to);
+    await transactWrite([taskWrite, ...(request.items ?? []), ...(usage ? [usage] : []), ...(await Promise.all(request.events.map((event) => eventPut(event))))]);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;
@@ -169,6 +173,25 @@ export async function storedTaskState(task: Pick<Task, 'tenant_id' | 'task_id'>)
     }),
   );
   return Item as Pick<Task, 'status' | 'step'> | undefined;
+}
+
+/** The usage a creation or an ending adds (in the month of the write), or none for other triggers. */
+function usageOf(request: TaskTransitionRequest, to: TaskStatus): TransactItem | undefined {
+  const { task } = request;
+  const byTaskType = { agent: task.agent, task_type: task.task_type };
+  if (request.trigger === 'create') {
+    return usageUpdate({ tenantId: task.tenant_id, at: task.created_at, shardBy: task.task_id, counts: { tasks_created: 1 }, byTaskType: { ...byTaskType, counts: { tasks_created: 1 } } });
+  }
+  if (!isTerminal(to)) return undefined;
+  const seconds = taskSeconds(task.started_at, request.at);
+  const ended = to === 'complete' ? 'tasks_completed' : to === 'failed' ? 'tasks_failed' : 'tasks_cancelled';
+  return usageUpdate({
+    tenantId: task.tenant_id,
+    at: request.at,
+    shardBy: task.task_id,
+    counts: { [ended]: 1, task_seconds: seconds },
+    byTaskType: { ...byTaskType, counts: { tasks_completed: to === 'complete' ? 1 : 0, task_seconds: seconds } },
+  });
 }
 
 /**

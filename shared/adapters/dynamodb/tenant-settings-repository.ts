@@ -1,7 +1,9 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { eventPut } from '#shared/adapters/dynamodb/event-item';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import type { ServiceEvent } from '#shared/domain/event';
 import type { TenantSettings } from '#shared/domain/retention';
 
 /**
@@ -18,18 +20,21 @@ export class DynamoTenantSettingsRepository {
     return Item ? stripKeys<TenantSettings>(Item) : undefined;
   }
 
-  /** Stores `next` if the stored version is still `expectedVersion` (0: nothing stored yet). False when another change won. */
-  async save(next: TenantSettings, expectedVersion: number): Promise<boolean> {
+  /**
+   * Stores `next` if the stored version is still `expectedVersion` (0: nothing stored yet), with
+   * `event` in the same transaction when given. False when another change won.
+   */
+  async save(next: TenantSettings, expectedVersion: number, event?: ServiceEvent): Promise<boolean> {
+    const put = {
+      TableName: tableName(),
+      Item: { ...keys.tenantSettings(next.tenant_id), entity: 'tenant_settings', ...next },
+      ...(expectedVersion === 0
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } }),
+    };
     try {
-      await this.client.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...keys.tenantSettings(next.tenant_id), entity: 'tenant_settings', ...next },
-          ...(expectedVersion === 0
-            ? { ConditionExpression: 'attribute_not_exists(pk)' }
-            : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } }),
-        }),
-      );
+      if (event) await this.client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, await eventPut(event)] }));
+      else await this.client.send(new PutCommand(put));
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;

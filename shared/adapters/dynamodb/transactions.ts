@@ -16,3 +16,9 @@ export function stripKeys<T>(item: Record<string, unknown>): T {
   void [pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk, entity, expires_at_epoch];
   return rest as T;
 }
+
+/** True when a transaction was refused because another one touched one of its items at the same time. */
+export function isTransactionConflict(error: unknown): boolean {
+  const reasons = (error as Partial<TransactionCanceledException>)?.CancellationReasons ?? [];
+  return reasons.some((reason) => reason.Code === 'TransactionConflict') || (error as { name?: string })?.name === 'TransactionConflictException';
+}

@@ -8,6 +8,8 @@ import { eventDay } from '#shared/adapters/dynamodb/event-item';
 import { lastIdAt } from '#shared/adapters/dynamodb/event-repository';
 import { EVENT_SHARDS, keys, shardOf } from '#shared/adapters/dynamodb/keys';
 import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
+import { transactWrite } from '#shared/adapters/dynamodb/transact-write';
+import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { ServiceEvent } from '#shared/domain/event';
 import { NotFoundError } from '#shared/domain/errors';
@@ -162,27 +164,31 @@ export class DynamoWebhookRepository {
 
   /**
    * Appends attempt number `attempt.attempt` and the delivery's new status, once: the write
-   * holds only if exactly the attempts before it were recorded.
+   * holds only if exactly the attempts before it were recorded. The attempt is counted in the
+   * tenant's usage in the same transaction, so exactly once.
    */
   async recordAttempt(delivery: Delivery, attempt: DeliveryAttempt, status: DeliveryStatus, extra: { next_attempt_at?: string; failure_reason?: Delivery['failure_reason'] } = {}): Promise<boolean> {
     try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.delivery(delivery.tenant_id, delivery.webhook_id, delivery.event_id),
-          UpdateExpression: `SET attempts = list_append(attempts, :attempt), attempt_count = :count, #status = :status${extra.next_attempt_at ? ', next_attempt_at = :next' : ''}${extra.failure_reason ? ', failure_reason = :reason' : ''}${extra.next_attempt_at ? '' : ' REMOVE next_attempt_at'}`,
-          ConditionExpression: 'attempt_count = :previous',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':attempt': [attempt],
-            ':count': attempt.attempt,
-            ':previous': attempt.attempt - 1,
-            ':status': status,
-            ...(extra.next_attempt_at ? { ':next': extra.next_attempt_at } : {}),
-            ...(extra.failure_reason ? { ':reason': extra.failure_reason } : {}),
+      await transactWrite([
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.delivery(delivery.tenant_id, delivery.webhook_id, delivery.event_id),
+            UpdateExpression: `SET attempts = list_append(attempts, :attempt), attempt_count = :count, #status = :status${extra.next_attempt_at ? ', next_attempt_at = :next' : ''}${extra.failure_reason ? ', failure_reason = :reason' : ''}${extra.next_attempt_at ? '' : ' REMOVE next_attempt_at'}`,
+            ConditionExpression: 'attempt_count = :previous',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':attempt': [attempt],
+              ':count': attempt.attempt,
+              ':previous': attempt.attempt - 1,
+              ':status': status,
+              ...(extra.next_attempt_at ? { ':next': extra.next_attempt_at } : {}),
+              ...(extra.failure_reason ? { ':reason': extra.failure_reason } : {}),
+            },
           },
-        }),
-      );
+        },
+        usageUpdate({ tenantId: delivery.tenant_id, at: attempt.at, shardBy: `${delivery.webhook_id}#${delivery.event_id}`, counts: { webhook_deliveries: 1 } }),
+      ]);
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;

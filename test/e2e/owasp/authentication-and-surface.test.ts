@@ -53,7 +53,7 @@ describe('OWASP API2/API5/API8/API9', () => {
     ids.webhook_id = (await a('POST', '/webhooks', validBodies['POST /webhooks'])).body.webhook_id;
     ids.project_id = (await a('POST', '/projects', validBodies['POST /projects'])).body.project_id;
     ids.scan_id = (await a('POST', `/projects/${ids.project_id}/scans`, { detectors: ['security'] })).body.scan_id;
-    Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', code: 'validation-error' });
+    Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', key_id: 'key_none', code: 'validation-error' });
   }, 120_000);
 
   afterAll(async () => {
@@ -134,7 +134,7 @@ describe('OWASP API2/API5/API8/API9', () => {
     }
 
     it('paths outside the table (admin, keys, internals, workers) are 404 route_not_found, with or without a key', async () => {
-      for (const path of ['/v1/admin', '/v1/keys', '/v1/api-keys', '/v1/tenants', '/v1/internal/sweep', '/v1/workers/run-task', '/v1/auth/authorize', '/v1/tasks/x/y', '/v1/debug', '/v1/.env', '/v1/metrics', '/v1/', '/v1', '/']) {
+      for (const path of ['/v1/admin', '/v1/keys', '/v1/tenants', '/v1/internal/sweep', '/v1/workers/run-task', '/v1/auth/authorize', '/v1/tasks/x/y', '/v1/debug', '/v1/.env', '/v1/metrics', '/v1/', '/v1', '/']) {
         for (const headers of [{}, { Authorization: `Bearer ${runtime.keys.a}` }] as Record<string, string>[]) {
           expectProblem(await http.send({ method: 'GET', path, headers }), 404, 'route_not_found');
           expectProblem(await http.send({ method: 'POST', path, headers }), 404, 'route_not_found');

@@ -63,7 +63,13 @@ describe('a runtime killed (SIGKILL) with 200 tasks in flight, then started agai
     let statuses: Record<string, number> = {};
     const tasks = await eventually(
       async () => {
-        const all = await inBatches(created, 20, async ({ taskId }) => (await api('GET', `/tasks/${taskId}`)).body);
+        // A read that times out while the restarted runtime catches up is asked again at the next
+        // poll: this test is about every task ending exactly once, not how fast reads answer meanwhile.
+        const all = await inBatches(created, 20, async ({ taskId }) => (await api('GET', `/tasks/${taskId}`)).body).catch((error: unknown) => {
+          if (error instanceof Error && error.name === 'TimeoutError') return undefined;
+          throw error;
+        });
+        if (!all) return undefined;
         statuses = {};
         for (const task of all) statuses[task.status] = (statuses[task.status] ?? 0) + 1;
         return all.every((task) => ['complete', 'failed', 'cancelled'].includes(task.status)) ? all : undefined;

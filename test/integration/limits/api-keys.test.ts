@@ -49,7 +49,7 @@ describe('API keys on DynamoDB Local', () => {
     await expect(authenticate(bearer(madeUp))).rejects.toBeInstanceOf(UnauthorizedError);
     expect(send).not.toHaveBeenCalled();
 
-    await expect(authenticate(bearer(key))).resolves.toMatchObject({ keyId: expect.stringMatching(/^key_/) });
+    await expect(authenticate(bearer(key))).resolves.toMatchObject({ principal: { type: 'api_key', id: expect.stringMatching(/^key_/) }, role: 'admin' });
     expect(send).toHaveBeenCalled();
     send.mockRestore();
   });
@@ -134,12 +134,16 @@ describe('API keys on DynamoDB Local', () => {
       const key = /API key \(shown once, store it now\): (\S+)/.exec(created.stdout)?.[1] ?? '';
       expect(passesOfflineChecks(key) && key.startsWith(API_KEY_PREFIX)).toBe(true);
       expect(created.stdout.split(key)).toHaveLength(2);
-      const { keyId } = await authenticate(bearer(key));
+      const { principal, role } = await authenticate(bearer(key));
+      const keyId = principal.id;
+      expect(principal.type).toBe('api_key');
+      // A key made without --role is an admin.
+      expect(role).toBe('admin');
 
       const listed = await keysCli('list', '--tenant', tenant, '--json');
       expect(listed.code).toBe(0);
       const rows = JSON.parse(listed.stdout);
-      expect(rows).toEqual([{ key_id: keyId, tenant_id: tenant, display_prefix: `${key.slice(0, 12)}…`, created_at: expect.any(String), last_used_at: expect.any(String), revoked_at: '' }]);
+      expect(rows).toEqual([{ key_id: keyId, tenant_id: tenant, role: 'admin', display_prefix: `${key.slice(0, 12)}…`, created_at: expect.any(String), last_used_at: expect.any(String), revoked_at: '' }]);
       expect(listed.stdout).not.toContain(key);
       expect(listed.stdout).not.toContain(hashApiKey(key));
 
@@ -147,6 +151,16 @@ describe('API keys on DynamoDB Local', () => {
       expect(revoked).toMatchObject({ code: 0, stdout: expect.stringContaining(`Revoked ${keyId} of tenant ${tenant}`) });
       await expect(authenticate(bearer(key))).rejects.toBeInstanceOf(UnauthorizedError);
       expect(JSON.parse((await keysCli('list', '--tenant', tenant, '--json')).stdout)[0].revoked_at).not.toBe('');
+    });
+
+    it('gives a key the role named by --role, and refuses a role that does not exist', async () => {
+      const tenant = uniqueTenant('cli');
+      const created = await keysCli('create', '--tenant', tenant, '--role', 'viewer', '--name', 'dashboards');
+      expect(created.code).toBe(0);
+      expect(JSON.parse(created.stdout.slice(0, created.stdout.indexOf('API key')))).toMatchObject({ role: 'viewer', name: 'dashboards' });
+      const key = /API key \(shown once, store it now\): (\S+)/.exec(created.stdout)?.[1] ?? '';
+      expect(await authenticate(bearer(key))).toMatchObject({ tenantId: tenant, role: 'viewer' });
+      expect(await keysCli('create', '--tenant', tenant, '--role', 'owner')).toMatchObject({ code: 2, stderr: expect.stringContaining('--role must be one of') });
     });
 
     it('sets, shows and clears a tenant’s limits, and refuses values out of range', async () => {

@@ -36,7 +36,7 @@ function apiEvent(taskId: string, headers: Record<string, string> = {}): APIGate
     stageVariables: null,
     body: null,
     isBase64Encoded: false,
-    requestContext: { requestId: 'api-req-1', resourcePath: '/tasks/{task_id}', httpMethod: 'GET', authorizer: { tenant_id: 'tenant-logs' } } as never,
+    requestContext: { requestId: 'api-req-1', resourcePath: '/tasks/{task_id}', httpMethod: 'GET', authorizer: { tenant_id: 'tenant-logs', principal_type: 'api_key', principal_id: 'key_test', role: 'admin' } } as never,
   };
 }
 

@@ -15,6 +15,7 @@ import { taskEntity, taskInputEntity } from '#shared/adapters/dynamodb/entities/
 import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
+import { usageEntity } from '#shared/adapters/dynamodb/entities/usage';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 /**
@@ -45,4 +46,5 @@ export const ENTITIES = [
   deliveryEntity,
   deliveryBodyEntity,
   scheduleEntity,
+  usageEntity,
 ] as const;

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { routes } from '#functions/routes';
+import { allows, ROLES, type Role } from '#shared/domain/roles';
+import { leastRoleOf } from '#shared/http/role-check';
+
+/**
+ * The least role of every route, written out: a change to a route's role is a visible diff of
+ * this table. Public routes (auth `none`) have none.
+ */
+const EXPECTED: Record<string, Role | null> = {
+  'GET /health': null,
+  'GET /problems': null,
+  'GET /problems/{code}': null,
+  'POST /agents/deploy': 'admin',
+  'GET /agents': 'viewer',
+  'GET /agents/catalog': 'viewer',
+  'GET /agents/{agent_id}': 'viewer',
+  'GET /agents/{agent_id}/manifest': 'viewer',
+  'PATCH /agents/{agent_id}/config': 'admin',
+  'POST /tasks': 'operator',
+  'GET /tasks': 'viewer',
+  'GET /tasks/{task_id}': 'viewer',
+  'DELETE /tasks/{task_id}': 'operator',
+  'POST /tasks/{task_id}/cancel': 'operator',
+  'GET /tasks/{task_id}/artifacts': 'viewer',
+  'GET /artifacts': 'viewer',
+  'GET /artifacts/{artifact_id}': 'viewer',
+  'DELETE /artifacts/{artifact_id}': 'admin',
+  'GET /approvals': 'viewer',
+  'GET /approvals/{approval_id}': 'viewer',
+  'POST /approvals/{approval_id}/resolve': 'approver',
+  'POST /webhooks': 'admin',
+  'GET /webhooks': 'viewer',
+  'GET /webhooks/{webhook_id}': 'viewer',
+  'PATCH /webhooks/{webhook_id}': 'admin',
+  'DELETE /webhooks/{webhook_id}': 'admin',
+  'POST /webhooks/{webhook_id}/rotate-secret': 'admin',
+  'GET /webhooks/{webhook_id}/deliveries': 'viewer',
+  'POST /webhooks/{webhook_id}/deliveries/{delivery_id}/resend': 'admin',
+  'POST /webhooks/{webhook_id}/recover': 'admin',
+  'POST /projects': 'operator',
+  'GET /projects': 'viewer',
+  'GET /projects/{project_id}': 'viewer',
+  'PATCH /projects/{project_id}': 'operator',
+  'POST /projects/{project_id}/scans': 'operator',
+  'GET /projects/{project_id}/scans': 'viewer',
+  'GET /projects/{project_id}/findings/{rule_id}/history': 'viewer',
+  'GET /scans/{scan_id}': 'viewer',
+  'POST /scans/{scan_id}/cancel': 'operator',
+  'GET /scans/{scan_id}/findings': 'viewer',
+  'GET /scans/{scan_id}/export': 'viewer',
+  'GET /findings/{finding_id}': 'viewer',
+  'PATCH /findings/{finding_id}': 'operator',
+  'GET /settings/retention': 'viewer',
+  'PATCH /settings/retention': 'admin',
+  'GET /me': 'viewer',
+  'POST /api-keys': 'admin',
+  'GET /api-keys': 'admin',
+  'DELETE /api-keys/{key_id}': 'admin',
+  'GET /usage': 'admin',
+  'GET /events': 'viewer',
+  'GET /events/stream': 'viewer',
+};
+
+describe('the route table’s roles', () => {
+  it('gives every route the least role the table above expects, and public routes none', () => {
+    const actual = Object.fromEntries(routes.map((route) => [`${route.method} ${route.path}`, route.role ?? null]));
+    expect(actual).toEqual(EXPECTED);
+  });
+
+  it('names a role on every authenticated route and none on a public one', () => {
+    for (const route of routes) expect(route.auth === 'none' ? route.role : ROLES.includes(route.role as Role), `${route.method} ${route.path}`).toBe(route.auth === 'none' ? undefined : true);
+  });
+
+  it('finds a route’s least role by method and path template, and fails closed on an unknown one', () => {
+    expect(leastRoleOf('POST', '/approvals/{approval_id}/resolve')).toBe('approver');
+    expect(() => leastRoleOf('GET', '/nowhere')).toThrow(/No role is declared/);
+    expect(() => leastRoleOf('GET', '/health')).toThrow(/No role is declared/);
+  });
+});
+
+describe('allows', () => {
+  // Rows: the caller's role; columns: the role a route needs.
+  const MATRIX: Record<Role, Record<Role, boolean>> = {
+    admin: { admin: true, approver: true, operator: true, viewer: true },
+    approver: { admin: false, approver: true, operator: false, viewer: true },
+    operator: { admin: false, approver: false, operator: true, viewer: true },
+    viewer: { admin: false, approver: false, operator: false, viewer: true },
+  };
+
+  for (const role of ROLES) {
+    for (const required of ROLES) {
+      it(`${role} ${MATRIX[role][required] ? 'may' : 'may not'} do what needs ${required}`, () => {
+        expect(allows(role, required)).toBe(MATRIX[role][required]);
+      });
+    }
+  }
+});
+
+describe('docs/api.md roles table', () => {
+  it('lists every authenticated route with the role of the route table, and nothing else', () => {
+    const reference = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const section = reference.slice(reference.indexOf('\n### Roles\n'));
+    const rows = [...section.matchAll(/^\| `(GET|POST|PATCH|DELETE) ([^`]+)` \| `(\w+)` \|$/gm)].map((match) => `${match[1]} ${match[2]} ${match[3]}`);
+    const expected = routes.filter((route) => route.role).map((route) => `${route.method} ${route.path} ${route.role}`);
+    expect(rows.sort()).toEqual(expected.sort());
+  });
+});
