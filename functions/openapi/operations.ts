@@ -2,11 +2,13 @@ import type { OperationSpec, SuccessResponse } from '#shared/http/openapi/operat
 import { agentConfigBody, agentParams, deployAgentBody } from '#functions/agents/schemas';
 import { approvalParams, listApprovalsQuery, resolveApprovalBody } from '#functions/approvals/schemas';
 import { artifactParams, listArtifactsQuery } from '#functions/artifacts/schemas';
+import { apiKeyParams, createApiKeyBody, listApiKeysQuery } from '#functions/api-keys/schemas';
 import { listEventsQuery, streamHeaders, streamQuery } from '#functions/events/schemas';
 import { problemTypeParams } from '#functions/problems/schemas';
 import * as scans from '#functions/scans/schemas';
 import { noQuery, updateRetentionBody } from '#functions/settings/schemas';
 import { createTaskBody, listTasksQuery, taskParams } from '#functions/tasks/schemas';
+import { usageQuery } from '#functions/usage/schemas';
 import * as webhooks from '#functions/webhooks/schemas';
 
 const ok = (schema: string, description = 'OK'): Record<number, SuccessResponse> => ({ 200: { description, schema } });
@@ -103,6 +105,12 @@ export const operations: Record<string, OperationSpec> = {
 
   'GET /settings/retention': { summary: 'Get the data retention settings', request: { query: noQuery }, responses: ok('RetentionSettings') },
   'PATCH /settings/retention': { summary: 'Change how long data is kept', request: { query: noQuery, body: updateRetentionBody }, responses: ok('RetentionSettings'), example: { retention_days: 30 } },
+
+  'GET /me': { summary: 'Who is calling: principal, tenant and role', request: {}, responses: ok('Me') },
+  'POST /api-keys': { summary: 'Create an API key (the key is shown in this answer only)', request: { body: createApiKeyBody }, responses: created('NewApiKey'), example: { name: 'CI pipeline', role: 'operator' } },
+  'GET /api-keys': { summary: "List the tenant's API keys (never the keys themselves)", request: { query: listApiKeysQuery }, responses: ok('ApiKeyList') },
+  'DELETE /api-keys/{key_id}': { summary: 'Revoke an API key', request: { params: apiKeyParams }, responses: noContent },
+  'GET /usage': { summary: "A month's usage (JSON, or CSV with format=csv or Accept: text/csv)", request: { query: usageQuery }, responses: { 200: { description: 'OK', schema: 'Usage', media: ['text/csv'] } } },
 
   'GET /events': { summary: 'List events, oldest first within the window', request: { query: listEventsQuery }, responses: ok('EventList') },
   'GET /events/stream': { summary: 'Follow events live (Server-Sent Events)', request: { query: streamQuery, headers: streamHeaders }, responses: { 200: { description: 'The event stream', media: ['text/event-stream'] } }, errors: [406] },

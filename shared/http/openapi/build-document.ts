@@ -34,8 +34,9 @@ function requestBody(operation: OperationSpec): JsonSchema | undefined {
 
 function success(response: SuccessResponse): JsonSchema {
   if (response.empty) return { description: response.description };
-  if (response.media) return { description: response.description, content: Object.fromEntries(response.media.map((type) => [type, {}])) };
-  return { description: response.description, content: { 'application/json': { schema: response.schema ? { $ref: `#/components/schemas/${response.schema}` } : {} } } };
+  // A named schema is the JSON answer; other media types (exports, CSV, the stream) beside it carry no schema.
+  const json = response.schema || !response.media ? { 'application/json': { schema: response.schema ? { $ref: `#/components/schemas/${response.schema}` } : {} } } : {};
+  return { description: response.description, content: { ...json, ...Object.fromEntries((response.media ?? []).filter((type) => !(type in json)).map((type) => [type, {}])) } };
 }
 
 function problem(status: number): JsonSchema {
@@ -56,6 +57,8 @@ function operationOf(route: RouteDefinition, spec: OperationSpec | undefined): J
   return {
     operationId: operationId(route),
     summary: operation.summary,
+    // The route table's least role (docs/api.md#roles), in words and for tools.
+    ...(route.role ? { description: `Needs the role \`${route.role}\` or one that covers it.`, 'x-gatehouse-role': route.role } : {}),
     tags: [route.path.split('/')[1]],
     security: route.auth === 'none' ? [] : [{ apiKey: [] }],
     parameters: [...parameters('path', operation.request.params), ...parameters('query', operation.request.query), ...parameters('header', operation.request.headers)],

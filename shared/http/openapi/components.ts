@@ -41,6 +41,11 @@ export function responseComponents(): Record<string, z.ZodType> {
     ScanFindings: r.scanFindingsSchema,
     RuleHistory: r.ruleHistorySchema,
     RetentionSettings: r.retentionSchema,
+    Me: r.meSchema,
+    ApiKey: r.apiKeySchema,
+    NewApiKey: r.newApiKeySchema,
+    ApiKeyList: r.listOf('api_keys', r.apiKeySchema),
+    Usage: r.usageSchema,
     Event: r.eventSchema,
     EventList: r.listOf('events', r.eventSchema),
   };

@@ -6,7 +6,7 @@ export interface SuccessResponse {
   description: string;
   /** A key of the document's `components.schemas` (shared/http/openapi/components.ts). */
   schema?: string;
-  /** Media types other than JSON (exports, the event stream); their bodies are not JSON-validated. */
+  /** Media types other than JSON (exports, CSV, the event stream), beside `schema`'s JSON or alone; their bodies are not JSON-validated. */
   media?: string[];
   /** No body (204, 303). */
   empty?: boolean;

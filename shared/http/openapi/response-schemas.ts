@@ -152,3 +152,37 @@ export const retentionSchema = /* @__PURE__ */ z.schema(() =>
 
 /** The OpenAPI document itself: only its frame is promised here. */
 export const openApiDocumentSchema = /* @__PURE__ */ z.schema(() => record({ openapi: text(), info: anyObject(), paths: anyObject() }));
+
+const principal = () => record({ type: z.enum(['user', 'api_key', 'chat']), id: text() });
+const role = () => z.enum(['admin', 'approver', 'operator', 'viewer']);
+export const meSchema = /* @__PURE__ */ z.schema(() => record({ principal: principal(), tenant_id: text(), role: role() }));
+export const apiKeySchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    key_id: text(),
+    name: nullableText(),
+    role: role(),
+    display_prefix: text(),
+    created_at: instant(),
+    created_by: z.nullable(principal()),
+    last_used_at: z.nullable(instant()),
+    revoked_at: z.optional(z.nullable(instant())),
+  }),
+);
+/** The answer to creating a key: the record and, this once, the key itself. */
+export const newApiKeySchema = /* @__PURE__ */ z.schema(() => z.catchall(z.object({ key: text() }), z.unknown()));
+const usageCounts = () => record({ tasks_created: z.number(), tasks_completed: z.number(), task_seconds: z.number() });
+export const usageSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    month: text(),
+    tasks_created: z.number(),
+    tasks_completed: z.number(),
+    tasks_failed: z.number(),
+    task_seconds: z.number(),
+    scans: z.number(),
+    pages_scanned: z.number(),
+    approvals: z.number(),
+    tool_calls: z.number(),
+    webhook_deliveries: z.number(),
+    by_agent: z.record(z.string(), z.catchall(z.object({ ...usageCounts().shape, by_task_type: z.record(z.string(), usageCounts()) }), z.unknown())),
+  }),
+);

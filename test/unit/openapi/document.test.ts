@@ -67,3 +67,13 @@ describe('GET /v1/openapi.json document', () => {
     expect(refs.filter((name) => !(name in doc.components.schemas))).toEqual([]);
   });
 });
+
+describe('roles in the OpenAPI document', () => {
+  it("names each authenticated operation's least role, as the route table declares it", async () => {
+    const document = openApiDocument() as { paths: Record<string, Record<string, { 'x-gatehouse-role'?: string }>> };
+
+    const declared = routes.map((route) => [`${route.method} ${route.path}`, document.paths[route.path]?.[route.method.toLowerCase()]?.['x-gatehouse-role'] ?? null]);
+
+    expect(Object.fromEntries(declared)).toEqual(Object.fromEntries(routes.map((route) => [`${route.method} ${route.path}`, route.role ?? null])));
+  });
+});
