@@ -24,7 +24,9 @@ export const NEEDED_FOR: { pattern: RegExp; needed: (fn: BenchFunction) => boole
   { pattern: /^@aws-sdk\/client-scheduler$/, needed: ({ access }) => flag(access, 'schedules') },
   { pattern: /^(@aws-sdk\/client-sesv2|nodemailer)$/, needed: ({ access }) => flag(access, 'sendMail') },
   { pattern: /^@aws-sdk\/client-kms$/, needed: ({ access }) => flag(access, 'encryptSecrets') || flag(access, 'decryptSecrets') },
-  { pattern: /^(@aws-sdk\/client-s3|@aws-sdk\/s3-request-presigner|pdfkit|csv-stringify)$/, needed: ({ access }) => flag(access, 'exportBucket') },
+  { pattern: /^(@aws-sdk\/client-s3|@aws-sdk\/s3-request-presigner|pdfkit)$/, needed: ({ access }) => flag(access, 'exportBucket') },
+  // Scan exports and the month's usage as CSV.
+  { pattern: /^csv-stringify$/, needed: ({ access, handler }) => flag(access, 'exportBucket') || handler === 'functions/usage/get-usage.ts' },
   // The accessibility rules run on a DOM only in the detector worker; exports read the generated
   // rule table (shared/scans/detectors/accessibility-rules.ts).
   { pattern: /^(jsdom|axe-core)$/, needed: (fn) => fn.handler === scanDetectorWorker.handler },

@@ -93,7 +93,7 @@ export class Monitoring extends Construct {
     const sections = [
       ...apiSection(addAlarm, stage),
       ...queueSection(addAlarm, queues, otherDeadLetterQueues),
-      ...functionSection(addAlarm, this.stackFunctions(), (fn) => this.label(fn)),
+      ...functionSection(addAlarm, this.stackFunctions(), (fn) => this.label(fn), (fn) => !this.servesTheApi(fn)),
       ...streamSection(addAlarm, streamConsumer),
       ...catalogSection(addAlarm),
     ];
@@ -109,6 +109,16 @@ export class Monitoring extends Construct {
       .node.findAll()
       .filter((node): node is LambdaFunction => node instanceof LambdaFunction)
       .sort((a, b) => a.node.path.localeCompare(b.node.path));
+  }
+
+  /**
+   * The API's route functions and its authorizer: a crash, timeout or throttle of one answers the
+   * request with a 5xx, which the stage's 5xx-rate alarm watches, so they get no alarm each (and the
+   * stack stays under CloudFormation's 500 resources as routes are added); the dashboard still
+   * graphs them one by one.
+   */
+  private servesTheApi(fn: LambdaFunction): boolean {
+    return this.label(fn).startsWith('Api/');
   }
 
   /** `Gatehouse/Api/CreateTask` → `Api/CreateTask`: how functions are named on the dashboard and in alarm names. */

@@ -40,6 +40,13 @@ describe('monitoring', () => {
   const alarmsOn = (name: string, dimensions: Record<string, unknown>) =>
     alarms.filter((alarm) => alarmMetrics(alarm).some((metric) => metric.name === name && JSON.stringify(metric.dimensions) === JSON.stringify(dimensions)));
 
+  const functionIds = () => Object.keys(template.findResources('AWS::Lambda::Function'));
+  /** Functions whose construct path is not under the API construct (`Gatehouse/Api/...`). */
+  const functionsOutsideTheApi = () =>
+    Object.entries(template.findResources('AWS::Lambda::Function'))
+      .filter(([, resource]) => !String((resource as CfnResource & { Metadata?: Record<string, string> }).Metadata?.['aws:cdk:path'] ?? '').startsWith('Gatehouse/Api/'))
+      .map(([id]) => id);
+
   beforeAll(() => {
     template = synthGatehouse();
     alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as CfnResource[];
@@ -159,10 +166,11 @@ describe('monitoring', () => {
   });
 
   describe('functions', () => {
-    it('watches every Lambda function of the stack for errors and throttles, in one alarm each', () => {
-      const functionIds = Object.keys(template.findResources('AWS::Lambda::Function'));
+    it('watches every Lambda function outside the API for errors and throttles, in one alarm each', () => {
+      const functionIds = functionsOutsideTheApi();
       const lambdaAlarms = alarms.filter((alarm) => alarmMetrics(alarm).some(({ name }) => name === 'Errors'));
 
+      expect(functionIds.length).toBeGreaterThan(5);
       expect(lambdaAlarms).toHaveLength(functionIds.length);
       for (const id of functionIds) {
         const matching = alarmsOn('Errors', { FunctionName: { Ref: id } });
@@ -173,6 +181,14 @@ describe('monitoring', () => {
         expect(expressionOf(matching[0]), id).toBe(`IF(FILL(errors, 0) >= ${ALARM_THRESHOLDS.lambdaErrors} OR FILL(throttles, 0) >= ${ALARM_THRESHOLDS.lambdaThrottles}, 1, 0)`);
         expect(matching[0].Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
       }
+    });
+
+    it("gives the API's route functions and authorizer no alarm of their own: the stage's 5xx-rate alarm answers for them", () => {
+      const apiFunctions = functionIds().filter((id) => !functionsOutsideTheApi().includes(id));
+
+      expect(apiFunctions.length).toBeGreaterThan(40);
+      for (const id of apiFunctions) expect(alarmsOn('Errors', { FunctionName: { Ref: id } }), id).toEqual([]);
+      expect(alarms.filter((alarm) => alarmMetrics(alarm).some(({ name }) => name === '5XXError'))).toHaveLength(1);
     });
 
     it('watches a function created after the monitoring construct too (functions are collected at synth)', () => {
@@ -221,7 +237,7 @@ describe('monitoring', () => {
     });
 
     it('has exactly the alarms above: dead letters, oldest messages, functions, iterator age, API 5xx, webhook failures', () => {
-      const functions = Object.keys(template.findResources('AWS::Lambda::Function')).length;
+      const functions = functionsOutsideTheApi().length;
 
       expect(alarms).toHaveLength(allQueues.length + 1 + allQueues.length + functions + 3);
     });

@@ -97,7 +97,8 @@ export function queueSection(alarm: AddAlarm, queues: ReadonlyMap<string, Monito
 }
 
 /** `label` names a function on the dashboard and in its alarm's name. */
-export function functionSection(alarm: AddAlarm, functions: LambdaFunction[], label: (fn: LambdaFunction) => string): IWidget[][] {
+/** Graphs every function; alarms on those `alarmed` picks (the others are watched through what they serve). */
+export function functionSection(alarm: AddAlarm, functions: LambdaFunction[], label: (fn: LambdaFunction) => string, alarmed: (fn: LambdaFunction) => boolean): IWidget[][] {
   const errors: IMetric[] = [];
   const throttles: IMetric[] = [];
   const durations: IMetric[] = [];
@@ -108,7 +109,7 @@ export function functionSection(alarm: AddAlarm, functions: LambdaFunction[], la
     const fnThrottles = fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum', label: name });
     // One alarm per function for both: two would put the stack over CloudFormation's 500
     // resources. The dashboard graphs errors and throttles apart, to tell which it was.
-    alarm(`Failures-${name}`, `lambda-errors-throttles-${name}`, {
+    if (alarmed(fn)) alarm(`Failures-${name}`, `lambda-errors-throttles-${name}`, {
       metric: new MathExpression({
         expression: `IF(FILL(errors, 0) >= ${ALARM_THRESHOLDS.lambdaErrors} OR FILL(throttles, 0) >= ${ALARM_THRESHOLDS.lambdaThrottles}, 1, 0)`,
         usingMetrics: { errors: fnErrors, throttles: fnThrottles },
