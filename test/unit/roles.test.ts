@@ -12,6 +12,7 @@ const EXPECTED: Record<string, Role | null> = {
   'GET /health': null,
   'GET /problems': null,
   'GET /problems/{code}': null,
+  'GET /openapi.json': null,
   'POST /agents/deploy': 'admin',
   'GET /agents': 'viewer',
   'GET /agents/catalog': 'viewer',
