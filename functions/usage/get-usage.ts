@@ -1,4 +1,5 @@
 import { SECURITY_HEADERS, jsonResponse } from '#shared/http/response';
+import { header } from '#shared/http/request-context';
 import { routeHandler } from '#shared/http/route-handler';
 import { monthUsage, usageCsv } from '#shared/services/usage';
 import { usageQuery } from '#functions/usage/schemas';
@@ -15,7 +16,7 @@ function acceptsCsv(accept: string | undefined): boolean {
 /** GET /usage?month=YYYY-MM: the tenant's usage of a month; CSV by agent and task type on `format=csv` or `Accept: text/csv`. */
 export const handler = routeHandler({ query: usageQuery }, async ({ tenantId, query, event }) => {
   const usage = await monthUsage(tenantId, query.month);
-  const accept = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept')?.[1];
+  const accept = header(event, 'accept');
   if (query.format === 'csv' || (query.format === undefined && acceptsCsv(accept))) {
     return {
       statusCode: 200,
