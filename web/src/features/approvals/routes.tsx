@@ -10,4 +10,7 @@ function ApprovalsPage() {
   );
 }
 
-export const approvalsRoutes: RouteObject[] = [{ path: 'approvals', element: <ApprovalsPage /> }];
+export const approvalsRoutes: RouteObject[] = [
+  { path: 'approvals', element: <ApprovalsPage /> },
+  { path: 'approvals/:approvalId', element: <ApprovalsPage /> },
+];
