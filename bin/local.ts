@@ -8,9 +8,14 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { startRuntime, parseApiKeys, defaultDataDir } from '#lib/local/runtime';
 import { parseLocalUsers } from '#lib/local/oidc/local-users';
 import { defaultPlan } from '#shared/services/tenant-settings';
+import { ensureDashboardBuilt } from '#lib/bundling/dashboard-build';
 
 // Fail at start, not at the first request, when GATEHOUSE_DEFAULT_PLAN names no plan.
 defaultPlan();
+
+// The dashboard is served from web/dist: (re)built here when its sources changed.
+const dashboard = await ensureDashboardBuilt();
+console.log(dashboard.built ? `Built the dashboard into ${dashboard.dist}` : `Dashboard is up to date in ${dashboard.dist}`);
 
 const port = Number(process.env.PORT ?? 3000);
 const runtime = await startRuntime({

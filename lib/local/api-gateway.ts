@@ -10,6 +10,7 @@ import { isStreamingHandler, type LocalResponseStream, type ResponsePrelude, typ
 import { cachedAuthorizer, type Authorize } from '#lib/local/gateway/authorizer-cache';
 import { answerClientError, continueUnlessTooLarge, declaresTooLargeBody, isClosing, readBody, refuseTooLargeBody, timeoutOptions } from '#lib/local/gateway/request-limits';
 import { matchRoute, STAGE } from '#lib/local/gateway/route-matching';
+import { isDashboardRequest, serveDashboard } from '#lib/local/gateway/dashboard-files';
 import { isOidcPath, type OidcRequestHandler } from '#lib/local/oidc/oidc-handler';
 
 export { STAGE } from '#lib/local/gateway/route-matching';
@@ -66,6 +67,8 @@ async function handle(request: IncomingMessage, response: ServerResponse, author
   // As API Gateway does: a body declared over the limit is refused from the headers, unread.
   if (declaresTooLargeBody(request)) return refuseTooLargeBody(request);
   const method = (request.method ?? 'GET').toUpperCase();
+  // Everything outside /v1, /oidc and /health is the dashboard, as CloudFront serves it on AWS.
+  if (isDashboardRequest(method, url.pathname)) return serveDashboard(request, response, url.pathname);
   const match = matchRoute(method, url.pathname);
   if (!match) {
     request.resume();
