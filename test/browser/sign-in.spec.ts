@@ -14,8 +14,11 @@ test('a person signs in through the form, sees the shell, and signs out', async 
   await expectAccessible(page);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.goto('/agents');
+  // The provider asks before ending its session; then the dashboard needs a new sign-in.
+  await expect(page).toHaveURL(/\/oidc\//);
+  await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByLabel('Email')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
 });
 
 test('the shell works at 375 px wide: nothing scrolls sideways and the skip link leads to the content', async ({ page }) => {
