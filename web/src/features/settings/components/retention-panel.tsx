@@ -30,7 +30,7 @@ function RetentionForm({ settings }: { settings: Retention }) {
         <legend>Keep artifacts</legend>
         <label className="check">
           <input type="radio" name="retention-kind" checked={!forever} onChange={() => setForever(false)} />
-          For a number of days
+          For a set number of days
         </label>
         {settings.indefinite_allowed && (
           <label className="check">
@@ -41,7 +41,7 @@ function RetentionForm({ settings }: { settings: Retention }) {
       </fieldset>
       {!forever && (
         <div className="field">
-          <label htmlFor="retention-days">Days</label>
+          <label htmlFor="retention-days">Number of days</label>
           <input id="retention-days" type="number" required min={settings.min_retention_days} max={max} step={1} value={value} aria-invalid={errors.retention_days ? true : undefined} aria-describedby="retention-days-hint retention-days-error" onChange={(event) => setValue(event.target.value)} />
           <span id="retention-days-hint" className="field-hint">
             Your plan allows {settings.min_retention_days} to {max} days{settings.indefinite_allowed ? ', or indefinitely' : ''}. Existing artifacts follow the change within minutes.
