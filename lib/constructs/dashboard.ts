@@ -33,8 +33,7 @@ import { acknowledgeDashboardFindings, acknowledgeSiteDeployment } from '#lib/na
 export const DASHBOARD_BUILD_DIR = 'web/dist';
 
 /** The built dashboard as a deployment source; a clear error when it has not been built. */
-export function builtDashboardSource(): ISource {
-  const dir = join(REPO_ROOT, DASHBOARD_BUILD_DIR);
+export function builtDashboardSource(dir = join(REPO_ROOT, DASHBOARD_BUILD_DIR)): ISource {
   if (!existsSync(join(dir, 'index.html'))) throw new Error(`The dashboard is not built: ${dir}/index.html is missing. Build the web app (npm install builds it) before synthesizing the stack.`);
   return Source.asset(dir);
 }

@@ -25,6 +25,8 @@ export const TEST_DASHBOARD_SITE = Source.data('index.html', '<!doctype html><ti
 
 interface Synthesized {
   stack: Stack;
+  /** The cloud assembly's directory: templates and staged assets. */
+  directory: string;
   template: Template;
   templates: SynthesizedTemplate[];
 }
@@ -43,6 +45,11 @@ export function synthGatehouse(options: SynthOptions = {}): Template {
 /** Every real template of the assembly, root and nested, as CloudFormation gets them. */
 export function synthGatehouseTemplates(options: SynthOptions = {}): SynthesizedTemplate[] {
   return synthesized(options).templates;
+}
+
+/** The directory of the synthesized cloud assembly, to read staged assets (the dashboard's config.json). */
+export function synthGatehouseAssemblyDir(options: SynthOptions = {}): string {
+  return synthesized(options).directory;
 }
 
 /** The synthesized Gatehouse stack itself, for what a template does not hold (annotations). */
@@ -67,7 +74,7 @@ function synthesized({ bundle = false, outdir }: SynthOptions): Synthesized {
     });
     const stack = new GatehouseStack(app, 'Gatehouse', { dashboardSite: TEST_DASHBOARD_SITE });
     const assembly = app.synth();
-    synth = { stack, template: Template.fromJSON(flattenTemplate(assembly.directory, stack)), templates: allTemplates(assembly.directory, stack) };
+    synth = { stack, directory: assembly.directory, template: Template.fromJSON(flattenTemplate(assembly.directory, stack)), templates: allTemplates(assembly.directory, stack) };
     cache.set(key, synth);
   }
   return synth;
