@@ -1,0 +1,10 @@
+/** The navigation, in this order and with these names (people and tests find pages by them). */
+export const NAV_LINKS = [
+  { to: '/agents', label: 'Agents' },
+  { to: '/tasks', label: 'Tasks' },
+  { to: '/approvals', label: 'Approvals' },
+  { to: '/scans', label: 'Scans' },
+  { to: '/events', label: 'Events' },
+  { to: '/webhooks', label: 'Webhooks' },
+  { to: '/settings', label: 'Settings' },
+] as const;

@@ -1,0 +1,22 @@
+const TONES: Record<string, 'ok' | 'bad' | 'wait' | 'busy' | 'plain'> = {
+  complete: 'ok',
+  completed: 'ok',
+  approved: 'ok',
+  active: 'ok',
+  delivered: 'ok',
+  succeeded: 'ok',
+  failed: 'bad',
+  denied: 'bad',
+  expired: 'bad',
+  cancelled: 'plain',
+  disabled: 'plain',
+  queued: 'wait',
+  pending: 'wait',
+  awaiting_approval: 'wait',
+  running: 'busy',
+};
+
+/** A status word with a colour that repeats, never replaces, the word. */
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${TONES[status] ?? 'plain'}`}>{status.replace(/_/g, ' ')}</span>;
+}
