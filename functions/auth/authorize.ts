@@ -3,10 +3,11 @@ import { UnauthorizedError } from '#shared/domain/errors';
 import { addLogContext } from '#shared/observability/log-context';
 import { logger } from '#shared/observability/logger';
 import { observedHandler } from '#shared/observability/observed-handler';
-import { authenticate } from '#shared/services/api-keys';
+import { authenticate } from '#shared/services/authentication';
 
 /**
- * The API's Lambda REQUEST authorizer. API Gateway caches its answer per Authorization header,
+ * The API's Lambda REQUEST authorizer: an API key or a person's access token (services/authentication.ts)
+ * resolved to a tenant, principal and role. API Gateway caches its answer per Authorization header,
  * so the policy allows every route of the stage: the tenant, principal and role, not the route,
  * are what it decides; each route's chain checks the role against the route's least role.
  * Throwing `Unauthorized` is how API Gateway is told to answer 401 (shaped as problem+json by
@@ -19,12 +20,12 @@ const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
     caller = await authenticate(authorization ?? undefined);
   } catch (error) {
     if (error instanceof UnauthorizedError) {
-      logger.info('api key rejected');
+      logger.info('credentials rejected');
       throw new Error('Unauthorized');
     }
     throw error;
   }
-  addLogContext({ tenant_id: caller.tenantId, key_id: caller.principal.id });
+  addLogContext({ tenant_id: caller.tenantId, [caller.principal.type === 'user' ? 'user_id' : 'key_id']: caller.principal.id });
   const [arnPrefix, stage] = event.methodArn.split('/');
   return {
     principalId: caller.principal.id,
@@ -33,7 +34,7 @@ const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arnPrefix}/${stage}/*` }],
     },
     // Flat strings, as API Gateway passes them on; the route chain checks the role (tenant-context.ts).
-    context: { tenant_id: caller.tenantId, key_id: caller.principal.id, principal_type: caller.principal.type, principal_id: caller.principal.id, role: caller.role },
+    context: { tenant_id: caller.tenantId, ...(caller.principal.type === 'api_key' ? { key_id: caller.principal.id } : {}), principal_type: caller.principal.type, principal_id: caller.principal.id, role: caller.role },
   };
 };
 

@@ -1,5 +1,9 @@
 import { jsonResponse } from '#shared/http/response';
 import { routeHandler } from '#shared/http/route-handler';
+import { describeUser } from '#shared/services/members';
 
-/** GET /me: who the request's credentials are, as the authorizer resolved them. */
-export const handler = routeHandler({}, async ({ caller }) => jsonResponse(200, { principal: caller.principal, tenant_id: caller.tenantId, role: caller.role }));
+/** GET /me: who the request's credentials are, as the authorizer resolved them; a person with their email and name. */
+export const handler = routeHandler({}, async ({ caller }) => {
+  const principal = caller.principal.type === 'user' ? await describeUser(caller.tenantId, caller.principal) : caller.principal;
+  return jsonResponse(200, { principal, tenant_id: caller.tenantId, role: caller.role });
+});

@@ -11,6 +11,7 @@ import { cachedAuthorizer, type Authorize } from '#lib/local/gateway/authorizer-
 import { answerClientError, continueUnlessTooLarge, declaresTooLargeBody, isClosing, readBody, refuseTooLargeBody, timeoutOptions } from '#lib/local/gateway/request-limits';
 import { matchRoute, STAGE } from '#lib/local/gateway/route-matching';
 import { isDashboardRequest, serveDashboard } from '#lib/local/gateway/dashboard-files';
+import { isOidcPath, type OidcRequestHandler } from '#lib/local/oidc/oidc-handler';
 
 export { STAGE } from '#lib/local/gateway/route-matching';
 
@@ -34,6 +35,8 @@ export interface ApiGatewayOptions {
   authorizerCacheSeconds: number;
   /** How long a request's headers and body may take to arrive before it is answered 408 (`requestTimeoutMsFromEnv`). */
   requestTimeoutMs: number;
+  /** Serves `/oidc/*` (the embedded OpenID provider); set once the server listens (the issuer names its port). */
+  oidc?: { handle?: OidcRequestHandler };
 }
 
 /**
@@ -48,7 +51,7 @@ export function createApiGateway(options: ApiGatewayOptions): Server {
   const listener = (request: IncomingMessage, response: ServerResponse) => {
     // A connection answered 408 or 413 lingers only to drop what it still sends: nothing on it is served.
     if (isClosing(request)) return void request.resume();
-    handle(request, response, authorize).catch((error) => {
+    handle(request, response, authorize, options.oidc).catch((error) => {
       if (!isClosing(request)) send(response, mapErrorToResponse(error));
     });
   };
@@ -58,10 +61,11 @@ export function createApiGateway(options: ApiGatewayOptions): Server {
   return server;
 }
 
-async function handle(request: IncomingMessage, response: ServerResponse, authorize: Authorize): Promise<void> {
+async function handle(request: IncomingMessage, response: ServerResponse, authorize: Authorize, oidc: ApiGatewayOptions['oidc']): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  if (oidc && isOidcPath(url.pathname)) return serveOidc(oidc, request, response);
   // As API Gateway does: a body declared over the limit is refused from the headers, unread.
   if (declaresTooLargeBody(request)) return refuseTooLargeBody(request);
-  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   const method = (request.method ?? 'GET').toUpperCase();
   // Everything outside /v1, /oidc and /health is the dashboard, as CloudFront serves it on AWS.
   if (isDashboardRequest(method, url.pathname)) return serveDashboard(request, response, url.pathname);
@@ -123,6 +127,13 @@ async function handle(request: IncomingMessage, response: ServerResponse, author
   const handler = await loadHandler(match.route.handler);
   const result = (await handler(event, lambdaContext(match.route.handler, 29))) as APIGatewayProxyResult;
   send(response, { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } });
+}
+
+/** The embedded OpenID provider: not API Gateway's, so none of its rules apply; 503 until it is up. */
+function serveOidc(oidc: NonNullable<ApiGatewayOptions['oidc']>, request: IncomingMessage, response: ServerResponse): void {
+  if (oidc.handle) return oidc.handle(request, response);
+  request.resume();
+  send(response, problemResponse({ status: 503, code: 'service_unavailable', detail: 'The sign-in service is starting. Retry shortly.' }));
 }
 
 /** Lambda's hard limit, which the streaming handler must end before. */

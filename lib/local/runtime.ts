@@ -14,6 +14,9 @@ import { everythingLostPolicy, sweepPolicyFromEnv, sweepStuckWork } from '#share
 import { redriveOpenDeliveries } from '#shared/services/open-delivery-redrive';
 import { createApiGateway, STAGE } from '#lib/local/api-gateway';
 import { setUpApiKeys } from '#lib/local/api-key-setup';
+import { prepareLocalSignIn, type DevUser } from '#lib/local/oidc/local-sign-in';
+import type { LocalUser } from '#lib/local/oidc/local-users';
+import type { OidcRequestHandler } from '#lib/local/oidc/oidc-handler';
 import { requestTimeoutMsFromEnv } from '#lib/local/gateway/request-limits';
 import { stopOrphanedDynamoDbLocal } from '#lib/local/dynamodb-local';
 import { startEngines, type Engines } from '#lib/local/engines';
@@ -32,6 +35,11 @@ export interface RuntimeOptions {
    * of earlier starts that these do not list are revoked (lib/local/api-key-setup.ts).
    */
   apiKeys: { tenantId: string; key: string }[];
+  /**
+   * People who can sign in to the embedded OpenID provider (GATEHOUSE_USERS); when empty, the dev
+   * user `dev@gatehouse.local` of tenant `dev` (lib/local/oidc/local-sign-in.ts).
+   */
+  users?: LocalUser[];
   /** Names the table and queues, so that several runtimes can share engines in tests. */
   name?: string;
   workerConcurrency?: number;
@@ -62,6 +70,10 @@ export interface Runtime {
   devKey?: string;
   /** Where the dev key is kept between starts, unless nothing persists. */
   devKeyFile?: string;
+  /** The embedded OpenID provider's issuer, `http://127.0.0.1:<port>/oidc`. */
+  oidcIssuer: string;
+  /** The dev user, when no users were given; its password only when it was just made. */
+  devUser?: DevUser;
   stop(): Promise<void>;
 }
 
@@ -121,7 +133,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       writeFileSync(join(options.dataDir, 'runtime.json'), JSON.stringify({ pid: process.pid, tableName: name, dynamodb: endpoints.dynamodb, dynamodbPid: engines?.dynamodbPid }, null, 2));
     }
 
-    const { devKey, devKeyFile, revoked } = await setUpApiKeys(options.apiKeys, options.inMemory || options.engines ? undefined : options.dataDir);
+    const persistDir = options.inMemory || options.engines ? undefined : options.dataDir;
+    const { devKey, devKeyFile, revoked } = await setUpApiKeys(options.apiKeys, persistDir);
+    const signIn = await prepareLocalSignIn(options.users ?? [], persistDir);
     if (revoked > 0) log(`Revoked ${revoked} API key(s) of an earlier start that this one does not list (GATEHOUSE_API_KEYS, or an earlier dev key).`);
 
     // The queues live in memory: every message of the last run is gone. One sweep of the
@@ -172,14 +186,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       pollers.push(poller);
     }
 
-    server = createApiGateway({ authorizerCacheSeconds, requestTimeoutMs });
+    const oidcMount: { handle?: OidcRequestHandler } = {};
+    server = createApiGateway({ authorizerCacheSeconds, requestTimeoutMs, oidc: oidcMount });
     await new Promise<void>((done, fail) => {
       server!.once('error', fail);
       server!.listen(options.port, '127.0.0.1', () => done());
     });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
-    return { baseUrl: `http://127.0.0.1:${port}/${STAGE}`, port, devKey, devKeyFile, stop: stopEngines };
+    // The issuer names the port, known only now; the handlers read these per request.
+    const oidc = signIn.start(`http://127.0.0.1:${port}`);
+    oidcMount.handle = oidc.handle;
+    Object.assign(process.env, { GATEHOUSE_OIDC_ISSUER: oidc.issuer, GATEHOUSE_OIDC_CLIENT_ID: oidc.clientId });
+    return { baseUrl: `http://127.0.0.1:${port}/${STAGE}`, port, devKey, devKeyFile, oidcIssuer: oidc.issuer, devUser: signIn.devUser, stop: stopEngines };
   } catch (error) {
     await stopEngines().catch(() => undefined);
     throw error;

@@ -15,6 +15,9 @@ export const EVENT_TYPES = [
   // Administrative changes, each with `data.principal`: the tenant's audit log.
   'api_key.created',
   'api_key.revoked',
+  'member.added',
+  'member.role_changed',
+  'member.removed',
   'settings.retention_changed',
 ] as const;
 

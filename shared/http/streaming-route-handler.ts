@@ -14,7 +14,7 @@ import type { HttpMiddleware } from '#shared/http/route-middleware';
 import { addLogContext } from '#shared/observability/log-context';
 import { logger } from '#shared/observability/logger';
 import { observedHandler } from '#shared/observability/observed-handler';
-import { authenticate } from '#shared/services/api-keys';
+import { authenticate } from '#shared/services/authentication';
 
 /** A streaming answer: its body is piped to the client as it is written (Lambda response streaming). */
 export interface StreamResult {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
+import type { LocalUser } from '#lib/local/oidc/local-users';
 import { startRuntime, type Runtime } from '#lib/local/runtime';
 
 export interface TestRuntime extends Runtime {
@@ -7,7 +8,7 @@ export interface TestRuntime extends Runtime {
 }
 
 /** The whole local runtime (gateway, authorizer, workers) on the shared engines, on a free port. */
-export async function startTestRuntime(label: string, options: { workers?: boolean; allowLoopback?: boolean; authorizerCacheSeconds?: number } = {}): Promise<TestRuntime> {
+export async function startTestRuntime(label: string, options: { workers?: boolean; allowLoopback?: boolean; authorizerCacheSeconds?: number; users?: LocalUser[] } = {}): Promise<TestRuntime> {
   const keys = { a: `gh_test_${randomBytes(12).toString('hex')}`, b: `gh_test_${randomBytes(12).toString('hex')}` };
   const suffix = randomBytes(3).toString('hex');
   const runtime = await startRuntime({
@@ -23,6 +24,7 @@ export async function startTestRuntime(label: string, options: { workers?: boole
     log: () => undefined,
     workers: options.workers,
     authorizerCacheSeconds: options.authorizerCacheSeconds,
+    users: options.users,
   });
   // `allowLoopback: false` runs the webhook deliverer and the scanner as on AWS (SSRF tests): the
   // handlers read these per call, and each test file runs in its own process.

@@ -48,7 +48,7 @@ async function invokeAuthorizer(headers: Record<string, string>, method: string,
     if (!allowed) return { problem: problemResponse({ status: 403, code: 'forbidden', detail: 'The API key may not call this route.' }) };
     return { context: Object.fromEntries(Object.entries(result.context ?? {}).map(([key, value]) => [key, String(value)])) };
   } catch (error) {
-    if (error instanceof Error && error.message === 'Unauthorized') return { problem: mapErrorToResponse(new UnauthorizedError('The API key is unknown or revoked.')) };
+    if (error instanceof Error && error.message === 'Unauthorized') return { problem: mapErrorToResponse(new UnauthorizedError('The API key or access token is unknown, expired or revoked.')) };
     return { problem: mapErrorToResponse(new ServiceUnavailableError('The API key could not be checked right now. Retry shortly.')) };
   }
 }

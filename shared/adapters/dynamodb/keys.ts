@@ -15,6 +15,9 @@ import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
 import { usageEntity } from '#shared/adapters/dynamodb/entities/usage';
+import { emailClaimEntity } from '#shared/adapters/dynamodb/entities/email-claim';
+import { identityEntity } from '#shared/adapters/dynamodb/entities/identity';
+import { memberEntity } from '#shared/adapters/dynamodb/entities/member';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 export { ACTIVE_TASK_SHARDS, shardOf, type Key } from '#shared/adapters/dynamodb/entities/entity';
@@ -53,4 +56,7 @@ export const keys = {
   ...tenantLimitsEntity.keys,
   ...taskSlotsEntity.keys,
   ...usageEntity.keys,
+  ...memberEntity.keys,
+  ...emailClaimEntity.keys,
+  ...identityEntity.keys,
 };

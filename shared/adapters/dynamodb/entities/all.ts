@@ -16,6 +16,9 @@ import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
 import { usageEntity } from '#shared/adapters/dynamodb/entities/usage';
+import { emailClaimEntity } from '#shared/adapters/dynamodb/entities/email-claim';
+import { identityEntity } from '#shared/adapters/dynamodb/entities/identity';
+import { memberEntity } from '#shared/adapters/dynamodb/entities/member';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 /**
@@ -47,4 +50,7 @@ export const ENTITIES = [
   deliveryBodyEntity,
   scheduleEntity,
   usageEntity,
+  memberEntity,
+  emailClaimEntity,
+  identityEntity,
 ] as const;

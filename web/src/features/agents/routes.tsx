@@ -1,12 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { Page } from '../../components/page';
-
-function AgentsPage() {
-  return (
-    <Page title="Agents" intro="Your deployed agents. Run a task from a card.">
-      <p className="empty">This page is on its way.</p>
-    </Page>
-  );
-}
+import { AgentsPage } from './agents-page';
 
 export const agentsRoutes: RouteObject[] = [{ path: 'agents', element: <AgentsPage /> }];

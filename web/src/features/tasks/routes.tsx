@@ -1,12 +1,8 @@
 import type { RouteObject } from 'react-router';
-import { Page } from '../../components/page';
+import { TaskPage } from './task-page';
+import { TasksPage } from './tasks-page';
 
-function TasksPage() {
-  return (
-    <Page title="Tasks" intro="Every task, newest first.">
-      <p className="empty">This page is on its way.</p>
-    </Page>
-  );
-}
-
-export const tasksRoutes: RouteObject[] = [{ path: 'tasks', element: <TasksPage /> }];
+export const tasksRoutes: RouteObject[] = [
+  { path: 'tasks', element: <TasksPage /> },
+  { path: 'tasks/:taskId', element: <TaskPage /> },
+];

@@ -16,9 +16,9 @@ export type ApprovalStatus = Approval['status'];
 
 /** One status's approvals, newest first, cursor-paged; `taskId` narrows them to one task. */
 export function useApprovalList(status: ApprovalStatus, taskId?: string) {
-  return usePagedList(['approvals', 'list', status, taskId ?? ''], 'approvals', async (cursor) => {
+  return usePagedList(['approvals', 'list', status, taskId ?? ''], async (cursor) => {
     const page = data(await api().GET('/approvals', { params: { query: { status, task_id: taskId, cursor, limit: 20 } } }));
-    return { ...page, approvals: page.approvals as Approval[] };
+    return { items: page.approvals as Approval[], next_cursor: page.next_cursor };
   });
 }
 

@@ -18,9 +18,9 @@ export type Detector = 'accessibility' | 'security' | 'ai_readiness';
 
 /** A scan's findings, most severe first, filtered by the API on detector and severity (comma-separated). */
 export function useScanFindings(scanId: string, filter: { detector?: Detector; severity?: string }) {
-  return usePagedList(['findings', 'of', scanId, filter.detector ?? '', filter.severity ?? ''], 'data', async (cursor) => {
+  return usePagedList(['findings', 'of', scanId, filter.detector ?? '', filter.severity ?? ''], async (cursor) => {
     const page = data(await api().GET('/scans/{scan_id}/findings', { params: { path: { scan_id: scanId }, query: { detector: filter.detector, severity: filter.severity, cursor, limit: 100 } } }));
-    return { ...page, data: page.data as Finding[] };
+    return { items: page.data as Finding[], next_cursor: page.next_cursor, total: page.total };
   });
 }
 

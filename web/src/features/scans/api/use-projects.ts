@@ -9,9 +9,9 @@ export type ProjectChanges = NonNullable<operations['patchProjectsByProjectId'][
 
 /** The tenant's projects, newest first. */
 export function useProjects() {
-  return usePagedList(['projects', 'list'], 'data', async (cursor) => {
+  return usePagedList(['projects', 'list'], async (cursor) => {
     const page = data(await api().GET('/projects', { params: { query: { cursor, limit: 20 } } }));
-    return { ...page, data: page.data as Project[] };
+    return { items: page.data as Project[], next_cursor: page.next_cursor };
   });
 }
 

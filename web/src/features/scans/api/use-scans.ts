@@ -32,9 +32,9 @@ const POLL_MS = 1_500;
 
 /** A project's scans, newest first. */
 export function useProjectScans(projectId: string) {
-  return usePagedList(['scans', 'of', projectId], 'data', async (cursor) => {
+  return usePagedList(['scans', 'of', projectId], async (cursor) => {
     const page = data(await api().GET('/projects/{project_id}/scans', { params: { path: { project_id: projectId }, query: { cursor, limit: 20 } } }));
-    return { ...page, data: page.data as ScanSummary[] };
+    return { items: page.data as ScanSummary[], next_cursor: page.next_cursor };
   });
 }
 
