@@ -3121,7 +3121,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "api_key.created" | "api_key.revoked" | "settings.retention_changed")[];
+                    events: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "api_key.created" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed")[];
                     secret: string;
                 };
             };
@@ -3382,7 +3382,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "api_key.created" | "api_key.revoked" | "settings.retention_changed")[];
+                    events?: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "api_key.created" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed")[];
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
                 };
