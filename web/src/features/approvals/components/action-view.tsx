@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { JsonView } from '../../../components/json-view';
 import type { ApprovalAction } from '../lib/action-fields';
 
@@ -35,10 +36,10 @@ export function ActionView({ action, label = 'Action' }: { action: ApprovalActio
           </>
         )}
         {Object.entries(rest).map(([key, value]) => (
-          <span key={key} style={{ display: 'contents' }}>
+          <Fragment key={key}>
             <dt>{key}</dt>
             <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
-          </span>
+          </Fragment>
         ))}
       </dl>
       <div className="email-body">{body}</div>
