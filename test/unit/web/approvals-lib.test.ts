@@ -56,5 +56,7 @@ describe('approval actions', () => {
     expect(resolverLabel({ type: 'api_key', id: 'key_1' })).toBe('key_1 (API key)');
     expect(resolverLabel({ type: 'chat', id: 'U123', name: 'ana' })).toBe('ana (chat user)');
     expect(resolverLabel(undefined)).toBe('nobody (it expired)');
+    expect(resolverLabel({ type: 'user', id: 'usr_1' }, { id: 'usr_1', email: 'me@example.com' })).toBe('you, me@example.com (person)');
+    expect(resolverLabel({ type: 'user', id: 'usr_2' }, { id: 'usr_1' })).toBe('usr_2 (person)');
   });
 });

@@ -36,10 +36,11 @@ export function isChanged(action: ApprovalAction, edits: Record<string, string>)
 
 const KINDS: Record<string, string> = { user: 'person', api_key: 'API key', chat: 'chat user' };
 
-/** "Ana Ruiz (person)", "key_01H… (API key)": who decided, in words. */
-export function resolverLabel(by: ResolvedBy | undefined): string {
+/** "Ana Ruiz (person)", "key_01H… (API key)", "you (person)": who decided, in words. */
+export function resolverLabel(by: ResolvedBy | undefined, me?: { id: string; email?: string }): string {
   if (!by) return 'nobody (it expired)';
-  const who = by.name ?? by.email ?? by.id;
+  const mine = me !== undefined && me.id === by.id;
+  const who = mine ? `you${me.email ? `, ${me.email}` : ''}` : (by.name ?? by.email ?? by.id);
   return `${who} (${KINDS[by.type] ?? by.type})`;
 }
 
