@@ -124,6 +124,11 @@ const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api-keys', handler: 'functions/api-keys/list-api-keys.ts', auth: 'api_key', role: 'admin', access: { table: 'read' } },
   { method: 'DELETE', path: '/api-keys/{key_id}', handler: 'functions/api-keys/revoke-api-key.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
 
+  { method: 'GET', path: '/members', handler: 'functions/members/list-members.ts', auth: 'api_key', role: 'admin', access: { table: 'read' } },
+  { method: 'POST', path: '/members', handler: 'functions/members/create-member.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
+  { method: 'PATCH', path: '/members/{user_id}', handler: 'functions/members/update-member.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
+  { method: 'DELETE', path: '/members/{user_id}', handler: 'functions/members/delete-member.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
+
   { method: 'GET', path: '/usage', handler: 'functions/usage/get-usage.ts', auth: 'api_key', role: 'admin', access: { table: 'read' } },
 
   { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
@@ -133,5 +138,5 @@ const declaredRoutes: readonly RouteDefinition[] = [
 /** Every authenticated route spends its tenant's request budget (shared/http/rate-limit.ts). */
 export const routes: readonly RouteDefinition[] = declaredRoutes.map((route) => (route.auth === 'none' ? route : { ...route, access: { ...route.access, rateLimit: true } }));
 
-/** The API's authorizer: resolves `Authorization: Bearer <key>` to a tenant. */
+/** The API's authorizer: resolves `Authorization: Bearer <key or access token>` to a tenant (and binds a person's first sign-in). */
 export const authorizer = { handler: 'functions/auth/authorize.ts', access: { table: 'read_write' } as RouteAccess, cacheTtlSeconds: 60 };

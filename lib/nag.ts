@@ -11,7 +11,7 @@
  * objects through the stack-wide acknowledgement of that exact resource pattern; every function
  * that schedules through `acknowledgeSchedulingGrant`.
  */
-import { Stack, Validations, type App, type IResolvable } from 'aws-cdk-lib';
+import { CfnElement, Names, Stack, Validations, type App, type IResolvable } from 'aws-cdk-lib';
 import type { IRestApi, Method, Stage } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
@@ -43,6 +43,30 @@ function wildcardResource(scope: IConstruct, resource: string | IResolvable): st
 }
 
 /**
+ * The same finding id as it reads in a policy of a nested stack (a route group's function): there,
+ * a reference to a resource of `stack` is a parameter, which CDK names after the resource and the
+ * attribute (`referenceto<unique id><attribute>`, core's generateUniqueId).
+ */
+function nestedWildcardResource(stack: Stack, resource: string | IResolvable): string {
+  const elements = new Map<string, CfnElement>();
+  for (const node of stack.node.findAll()) if (CfnElement.isCfnElement(node) && Stack.of(node) === stack) elements.set(stack.resolve(node.logicalId) as string, node);
+  const parameter = (id: string, attribute: string) => {
+    const element = elements.get(id);
+    return element ? { Ref: `referenceto${Names.nodeUniqueId(element.node)}${attribute}` } : undefined;
+  };
+  const asParameters = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(asParameters);
+    if (!value || typeof value !== 'object') return value;
+    const object = value as Record<string, unknown>;
+    if (typeof object.Ref === 'string') return parameter(object.Ref, 'Ref') ?? object;
+    const getAtt = object['Fn::GetAtt'];
+    if (Array.isArray(getAtt)) return parameter(getAtt[0] as string, getAtt[1] as string) ?? object;
+    return Object.fromEntries(Object.entries(object).map(([key, item]) => [key, asParameters(item)]));
+  };
+  return `IAM5[Resource::${flattenCfnReference(asParameters(stack.resolve(resource)))}]`;
+}
+
+/**
  * The findings every Gatehouse function has by construction: on its role, X-Ray's `*` and the KMS
  * wildcard actions of CDK's CMK grants; on the function, the pinned Node.js runtime.
  */
@@ -71,18 +95,18 @@ export function acknowledgeFunctionFindings(fn: IFunction, role: IRole): void {
 
 /** Grants on the table's indexes (`<Table.Arn>/index/*`), to any role of the stack. */
 export function acknowledgeIndexGrants(table: ITable): void {
-  acknowledge(
-    Stack.of(table),
-    wildcardResource(table, `${table.tableArn}/index/*`),
-    "Queries on this table's own global secondary indexes (CDK's table grants): the pattern is bounded by the table ARN, and every index serves access patterns of the same tenant-partitioned items.",
-  );
+  const reason = "Queries on this table's own global secondary indexes (CDK's table grants): the pattern is bounded by the table ARN, and every index serves access patterns of the same tenant-partitioned items.";
+  acknowledge(Stack.of(table), wildcardResource(table, `${table.tableArn}/index/*`), reason);
+  // The route functions' grants, in the route groups' nested stacks.
+  acknowledge(Stack.of(table), nestedWildcardResource(Stack.of(table), `${table.tableArn}/index/*`), reason);
 }
 
 /** Grants on every object of the export bucket (`<Bucket.Arn>/*`), and the bucket's access logging. */
 export function acknowledgeExportObjects(bucket: IBucket): void {
+  // Granted to the export route's function, in its route group's nested stack.
   acknowledge(
     Stack.of(bucket),
-    wildcardResource(bucket, bucket.arnForObjects('*')),
+    nestedWildcardResource(Stack.of(bucket), bucket.arnForObjects('*')),
     'Export objects have a new key per export (not known at deploy time); the statement allows only s3:PutObject and s3:GetObject on objects of this one bucket.',
   );
   acknowledge(
@@ -119,11 +143,6 @@ export function acknowledgeApiFindings(api: IRestApi, stage: Stage): void {
   );
   acknowledge(
     api,
-    'COG4',
-    'Clients are servers authenticating with Gatehouse API keys (spec): the REQUEST authorizer resolves the Bearer key to a tenant and caches the answer per key. There are no end users to put in a Cognito user pool.',
-  );
-  acknowledge(
-    api,
     'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
     "The account-level role API Gateway uses to write execution and access logs; AWS's managed policy is the documented one, and API Gateway creates its execution log groups itself, so a hand-written policy would need the same actions on the same log groups.",
   );
@@ -134,6 +153,15 @@ export function acknowledgeApiFindings(api: IRestApi, stage: Stage): void {
   );
 }
 
+/** The API's methods, wherever they are (the route groups' nested stacks): why no Cognito authorizer. */
+export function acknowledgeTokenAuthorizer(scope: IConstruct): void {
+  acknowledge(
+    scope,
+    'COG4',
+    "A Bearer credential is either a Gatehouse API key (servers, the CLI) or a person's Cognito access token (the dashboard): one REQUEST authorizer resolves both to a tenant and a role, verifying tokens against the user pool's JWKS, and caches the answer per Authorization header. A Cognito authorizer would refuse every API key.",
+  );
+}
+
 /** A method open without authorization on purpose (`auth: 'none'` in the route table: /health, /v1/problems). */
 export function acknowledgePublicMethod(method: Method): void {
   acknowledge(
@@ -141,4 +169,66 @@ export function acknowledgePublicMethod(method: Method): void {
     'APIG4',
     "Declared auth: 'none' in the route table: the health check for load balancers and uptime probes, and the static documentation of the API's problem types; neither reads the table or reveals any tenant data.",
   );
+}
+
+/** The user pool of people who sign in to the dashboard. */
+export function acknowledgeUserPoolFindings(pool: IConstruct): void {
+  acknowledge(
+    pool,
+    'COG2',
+    'MFA is optional (TOTP): each person can turn it on, and a company IdP federated into the pool brings its own MFA; requiring it would lock out every federated and first-time user until they enrol an authenticator. An operator can make it required on the pool.',
+  );
+  acknowledge(
+    pool,
+    'COG8',
+    "The Essentials feature plan: managed login with its branding, TOTP MFA and federation are in it; the Plus plan's threat protection is billed per active user and is left to the operator, who can switch the pool's plan without replacing it.",
+  );
+}
+
+/** The dashboard's distribution and its site bucket. */
+export function acknowledgeDashboardFindings(distribution: IConstruct, bucket: IBucket): void {
+  acknowledge(
+    distribution,
+    'CFR1',
+    'The dashboard and API serve tenants wherever they are; access is by sign-in and API key, not by country. Geo restrictions can be added on the distribution where a policy requires them.',
+  );
+  acknowledge(
+    distribution,
+    'CFR2',
+    'No WAF web ACL by default, as for the API stage: every API route but the public documentation needs a credential, the stage throttles, and per-tenant rate limits run in the handlers; the site is static files. An operator can attach a web ACL (CloudFront scope, us-east-1) to the distribution.',
+  );
+  acknowledge(
+    distribution,
+    'CFR3',
+    "No CloudFront access logs: every API request is logged by the stage's access log (with the caller and tenant), and the site's files are public build output. Standard logging needs a log bucket with ACLs enabled, which the account may not allow.",
+  );
+  acknowledge(
+    distribution,
+    'CFR4',
+    "The distribution uses CloudFront's default certificate (*.cloudfront.net), which cannot set a minimum TLS version; browsers negotiate TLS 1.2 or 1.3 with it. A custom domain with an ACM certificate and TLSv1.2_2021 is the operator's choice.",
+  );
+  acknowledge(
+    bucket,
+    'S1',
+    'The bucket holds only the built dashboard, readable only through CloudFront (origin access control) and written only by the deploy; server access logs would need a second bucket and record nothing of any tenant.',
+  );
+}
+
+/**
+ * CDK's BucketDeployment, which copies the dashboard into its bucket at deploy time: its
+ * provider function (a stack-level singleton) and the role we give it.
+ */
+export function acknowledgeSiteDeployment(role: IRole, bucket: IBucket): void {
+  const reason = "CDK's BucketDeployment grants: it reads the deployment's asset zip from the CDK assets bucket (s3:GetObject*, s3:GetBucket*, s3:List* on the bootstrap assets bucket) and syncs the files into the site bucket (s3:DeleteObject*, s3:PutObject*, s3:Abort* on its objects); the role belongs to that deploy-time function only.";
+  for (const id of ['Action::s3:GetBucket*', 'Action::s3:GetObject*', 'Action::s3:List*', 'Action::s3:Abort*', 'Action::s3:DeleteObject*']) acknowledge(role, `IAM5[${id}]`, reason);
+  acknowledge(role, wildcardResource(role, bucket.arnForObjects('*')), reason);
+  acknowledge(role, 'IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]', reason);
+  const stack = Stack.of(bucket);
+  for (const provider of stack.node.children.filter((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'))) {
+    acknowledge(
+      provider,
+      'L1',
+      "CDK's BucketDeployment provider function: its runtime and the AWS CLI layer it runs are chosen and updated by aws-cdk-lib together, not by this project.",
+    );
+  }
 }

@@ -1,4 +1,4 @@
-import { CfnParameter, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, Stack, type StackProps } from 'aws-cdk-lib';
 import { EmailIdentity } from 'aws-cdk-lib/aws-ses';
 import type { Construct } from 'constructs';
 import { Api } from '#lib/constructs/api';
@@ -13,6 +13,14 @@ import { Exports } from '#lib/constructs/exports';
 import { RecurringJobs } from '#lib/constructs/recurring-jobs';
 import { Keys } from '#lib/constructs/keys';
 import { Monitoring } from '#lib/constructs/monitoring';
+import { SignIn } from '#lib/constructs/sign-in';
+import { builtDashboardSource, Dashboard } from '#lib/constructs/dashboard';
+import type { ISource } from 'aws-cdk-lib/aws-s3-deployment';
+
+export interface GatehouseStackProps extends StackProps {
+  /** The dashboard's files; default: the web app's build (web/dist), which must exist. */
+  dashboardSite?: ISource;
+}
 
 /**
  * Gatehouse on AWS: the keys (data, alarms), the table, the queues with their consumers (task worker, tool proxy, webhook
@@ -27,8 +35,9 @@ import { Monitoring } from '#lib/constructs/monitoring';
  * the dashboard) finds the stack's functions itself when the app synthesizes.
  */
 export class GatehouseStack extends Stack {
-  public constructor(scope: Construct, id: string, props?: StackProps) {
-    super(scope, id, props);
+  public constructor(scope: Construct, id: string, props: GatehouseStackProps = {}) {
+    const { dashboardSite, ...stackProps } = props;
+    super(scope, id, stackProps);
     const mail = this.mailParameters();
     const keys = new Keys(this, 'Keys');
     const { table } = new Data(this, 'Data', { encryptionKey: keys.data });
@@ -39,11 +48,25 @@ export class GatehouseStack extends Stack {
     const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey, exportBucket: exportsStore.bucket, queueKey: keys.data });
     targets.bind(tasks.resources);
     webhooks.bind(tasks.resources);
-    const { api } = new Api(this, 'Api', tasks.resources);
-    new Streaming(this, 'Streaming', tasks.resources);
+    const { api, authorizerFunction } = new Api(this, 'Api', tasks.resources);
+    const streaming = new Streaming(this, 'Streaming', tasks.resources);
+    // People's access tokens: the authorizer and the streaming routes check them against the pool.
+    const signIn = new SignIn(this, 'SignIn');
+    for (const fn of [authorizerFunction, ...streaming.functions.values()]) {
+      for (const [name, value] of Object.entries(signIn.oidcEnvironment())) fn.addEnvironment(name, value);
+    }
+    new Dashboard(this, 'Dashboard', { site: dashboardSite ?? builtDashboardSource(), api, streamUrls: streaming.urls, signIn });
+    this.outputs(signIn);
     new RecurringJobs(this, 'RecurringJobs', tasks.resources);
     // Watches every function of the stack, wherever it is created (see Monitoring).
     new Monitoring(this, 'Monitoring', { stage: api.deploymentStage, queues: tasks.queuesByName, otherDeadLetterQueues: { 'fan-out-failures': webhooks.fanOutFailures }, streamConsumer: webhooks.fanOut, topicKey: keys.alarms });
+  }
+
+  /** What people and scripts need after a deploy (the dashboard's URL is the Dashboard construct's). */
+  private outputs(signIn: SignIn): void {
+    new CfnOutput(this, 'UserPoolId', { value: signIn.userPool.userPoolId, description: 'The Cognito user pool of the people who sign in to the dashboard (create them here)' });
+    new CfnOutput(this, 'UserPoolClientId', { value: signIn.client.ref, description: "The dashboard's app client (GATEHOUSE_OIDC_CLIENT_ID of the API)" });
+    new CfnOutput(this, 'SignInDomain', { value: signIn.signInUrl, description: 'Managed login of the user pool (sign-in pages and OAuth endpoints)' });
   }
 
   /**

@@ -3,6 +3,7 @@ import { agentConfigBody, agentParams, deployAgentBody } from '#functions/agents
 import { approvalParams, listApprovalsQuery, resolveApprovalBody } from '#functions/approvals/schemas';
 import { artifactParams, listArtifactsQuery } from '#functions/artifacts/schemas';
 import { apiKeyParams, createApiKeyBody, listApiKeysQuery } from '#functions/api-keys/schemas';
+import { createMemberBody, listMembersQuery, memberParams, updateMemberBody } from '#functions/members/schemas';
 import { listEventsQuery, streamHeaders, streamQuery } from '#functions/events/schemas';
 import { problemTypeParams } from '#functions/problems/schemas';
 import * as scans from '#functions/scans/schemas';
@@ -110,6 +111,10 @@ export const operations: Record<string, OperationSpec> = {
   'POST /api-keys': { summary: 'Create an API key (the key is shown in this answer only)', request: { body: createApiKeyBody }, responses: created('NewApiKey'), example: { name: 'CI pipeline', role: 'operator' } },
   'GET /api-keys': { summary: "List the tenant's API keys (never the keys themselves)", request: { query: listApiKeysQuery }, responses: ok('ApiKeyList') },
   'DELETE /api-keys/{key_id}': { summary: 'Revoke an API key', request: { params: apiKeyParams }, responses: noContent },
+  'GET /members': { summary: "List the tenant's members (people and their roles)", request: { query: listMembersQuery }, responses: ok('MemberList') },
+  'POST /members': { summary: 'Invite a person by email, with a role', request: { body: createMemberBody }, responses: created('Member'), example: { email: 'ana@example.com', role: 'approver' } },
+  'PATCH /members/{user_id}': { summary: "Change a member's role", request: { params: memberParams, body: updateMemberBody }, responses: ok('Member'), example: { role: 'operator' } },
+  'DELETE /members/{user_id}': { summary: 'Remove a member (their sign-ins stop working)', request: { params: memberParams }, responses: noContent },
   'GET /usage': { summary: "A month's usage (JSON, or CSV with format=csv or Accept: text/csv)", request: { query: usageQuery }, responses: { 200: { description: 'OK', schema: 'Usage', media: ['text/csv'] } } },
 
   'GET /events': { summary: 'List events, oldest first within the window', request: { query: listEventsQuery }, responses: ok('EventList') },

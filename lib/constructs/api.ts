@@ -2,8 +2,6 @@ import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
-  AuthorizationType,
-  AwsIntegration,
   EndpointType,
   IdentitySource,
   LogGroupLogDestination,
@@ -11,13 +9,13 @@ import {
   RequestAuthorizer,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { API_VERSION, authorizer, routes } from '#functions/routes';
 import { addProblemGatewayResponses } from '#lib/constructs/gateway-responses';
-import { acknowledgeApiFindings, acknowledgePublicMethod } from '#lib/nag';
-import { functionId, GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
+import { acknowledgeApiFindings } from '#lib/nag';
+import { GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
+import { groupId, HANDLER_TIMEOUT, routeGroups, RouteGroupStack } from '#lib/constructs/api-routes';
 
 /** The stage is the API version: clients call `/v1/...`, as against the local runtime. */
 export const STAGE_NAME = API_VERSION;
@@ -25,17 +23,22 @@ export const STAGE_NAME = API_VERSION;
 /** Requests per second (steady, burst) the stage accepts across all clients before answering 429. */
 export const STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
 
-/** Below API Gateway's 29 s integration limit, so a slow handler ends as our problem+json, not a gateway 504. */
-const HANDLER_TIMEOUT = Duration.seconds(10);
-
 export type ApiProps = DataResources;
 
 /**
  * The REST API, built from the route table: one function per route, one shared authorizer.
  * Streaming routes are not here: the `Streaming` construct serves them behind Function URLs.
+ *
+ * The API itself, its stage and the authorizer live in the root stack; the routes live in nested
+ * stacks, one per route group (api-routes.ts), so that no template nears CloudFormation's
+ * 500 resources however many routes the table gains (test/infra/stack-limits.test.ts).
  */
 export class Api extends Construct {
   public readonly api: RestApi;
+  /** The authorizer's function: the stack hands it the sign-in settings (GATEHOUSE_OIDC_*). */
+  public readonly authorizerFunction: GatehouseFunction;
+  /** The nested stack of each route group, by its first path segment. */
+  public readonly routeStacks = new Map<string, RouteGroupStack>();
 
   public constructor(scope: Construct, id: string, resources: ApiProps) {
     super(scope, id);
@@ -88,31 +91,17 @@ export class Api extends Construct {
     });
     addProblemGatewayResponses(this.api);
 
-    const authorizerFunction = new GatehouseFunction(this, 'Authorizer', { handlerFile: authorizer.handler, timeout: HANDLER_TIMEOUT });
-    authorizerFunction.bindData(authorizer.access, resources);
+    this.authorizerFunction = new GatehouseFunction(this, 'Authorizer', { handlerFile: authorizer.handler, timeout: HANDLER_TIMEOUT });
+    this.authorizerFunction.bindData(authorizer.access, resources);
     const apiKeyAuthorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
-      handler: authorizerFunction,
+      handler: this.authorizerFunction,
       identitySources: [IdentitySource.header('Authorization')],
       // The answer depends only on the key, so it is cached per Authorization header.
       resultsCacheTtl: Duration.seconds(authorizer.cacheTtlSeconds),
     });
 
-    // API Gateway invokes the route functions with one role of its own, allowed to invoke exactly
-    // them, instead of one resource-based Lambda permission per method (CDK's LambdaIntegration):
-    // one role and one policy in place of a resource per route keeps the stack under
-    // CloudFormation's 500 resources as routes are added (test/infra/stack-limits.test.ts).
-    const invokeRole = new Role(this, 'InvokeRole', { assumedBy: new ServicePrincipal('apigateway.amazonaws.com'), description: 'API Gateway invokes the API route functions with this role' });
-    for (const route of routes.filter((route) => !route.streaming)) {
-      const fn = new GatehouseFunction(this, functionId(route.handler), { handlerFile: route.handler, timeout: HANDLER_TIMEOUT });
-      fn.bindData(route.access, resources);
-      invokeRole.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }));
-      const method = this.api.root.resourceForPath(route.path).addMethod(
-        route.method,
-        // What LambdaIntegration builds (a Lambda proxy integration), with the role as credentials.
-        new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations`, options: { credentialsRole: invokeRole } }),
-        route.auth === 'api_key' ? { authorizer: apiKeyAuthorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
-      );
-      if (route.auth === 'none') acknowledgePublicMethod(method);
+    for (const group of routeGroups(routes.filter((route) => !route.streaming))) {
+      this.routeStacks.set(group.segment, new RouteGroupStack(this, groupId(group.segment), { api: this.api, group, authorizer: apiKeyAuthorizer, resources }));
     }
     acknowledgeApiFindings(this.api, this.api.deploymentStage);
 

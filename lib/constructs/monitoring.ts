@@ -34,7 +34,7 @@ export interface MonitoringProps {
  *
  * Alarms and dashboard are derived, not listed (monitoring/sections.ts): a DLQ alarm per declared
  * queue (topology.ts), an oldest-message alarm per declared queue, one errors-or-throttles alarm
- * per Lambda function of the stack (one, not two: the stack stays under CloudFormation's 500 resources).
+ * per Lambda function of the stack, nested stacks included (the API's route functions and authorizer too).
  * Functions are collected when the app synthesizes (an aspect), after every construct exists, so a
  * function added anywhere in the stack, before or after this construct, is watched.
  */
@@ -88,12 +88,12 @@ export class Monitoring extends Construct {
   private build(): void {
     if (this.built) return;
     this.built = true;
-    const addAlarm = (id: string, name: string, spec: AlarmSpec) => this.alarm(id, name, spec);
+    const addAlarm = (id: string, name: string, spec: AlarmSpec, watched?: IConstruct) => this.alarm(id, name, spec, watched);
     const { stage, queues, otherDeadLetterQueues, streamConsumer } = this.props;
     const sections = [
       ...apiSection(addAlarm, stage),
       ...queueSection(addAlarm, queues, otherDeadLetterQueues),
-      ...functionSection(addAlarm, this.stackFunctions(), (fn) => this.label(fn), (fn) => !this.servesTheApi(fn)),
+      ...functionSection(addAlarm, this.stackFunctions(), (fn) => this.label(fn)),
       ...streamSection(addAlarm, streamConsumer),
       ...catalogSection(addAlarm),
     ];
@@ -111,25 +111,19 @@ export class Monitoring extends Construct {
       .sort((a, b) => a.node.path.localeCompare(b.node.path));
   }
 
-  /**
-   * The API's route functions and its authorizer: a crash, timeout or throttle of one answers the
-   * request with a 5xx, which the stage's 5xx-rate alarm watches, so they get no alarm each (and the
-   * stack stays under CloudFormation's 500 resources as routes are added); the dashboard still
-   * graphs them one by one.
-   */
-  private servesTheApi(fn: LambdaFunction): boolean {
-    return this.label(fn).startsWith('Api/');
-  }
-
-  /** `Gatehouse/Api/CreateTask` → `Api/CreateTask`: how functions are named on the dashboard and in alarm names. */
+  /** `Gatehouse/Api/Tasks/CreateTask` → `Api/Tasks/CreateTask`: how functions are named on the dashboard and in alarm names. */
   private label(construct: IConstruct): string {
     return construct.node.path.slice(Stack.of(this).node.path.length + 1);
   }
 
-  /** An alarm of this stack: named after it, notifying the topic on ALARM and on OK. */
-  private alarm(id: string, name: string, spec: AlarmSpec): Alarm {
+  /**
+   * An alarm of this stack: named after it, notifying the topic on ALARM and on OK. An alarm on
+   * something of a nested stack (a route group's function) is created in that nested stack, so the
+   * root template does not grow with every route; it notifies the same topic.
+   */
+  private alarm(id: string, name: string, spec: AlarmSpec, watched?: IConstruct): Alarm {
     // Construct ids may not contain "/", which function labels do.
-    const alarm = new Alarm(this, id.replace(/\//g, '-'), {
+    const alarm = new Alarm(this.alarmScope(watched), id.replace(/\//g, '-'), {
       alarmName: `${this.alarmPrefix}${name}`.replace(/[^A-Za-z0-9_.-]/g, '-'),
       alarmDescription: `${spec.description} Runbook: docs/operating/alarms.md.`,
       metric: spec.metric,
@@ -144,5 +138,12 @@ export class Monitoring extends Construct {
     alarm.addOkAction(action);
     this.alarms.push(alarm);
     return alarm;
+  }
+
+  /** Where the alarm on `watched` is created: here, or a construct of the nested stack `watched` belongs to. */
+  private alarmScope(watched: IConstruct | undefined): Construct {
+    const home = watched ? Stack.of(watched) : Stack.of(this);
+    if (home === Stack.of(this)) return this;
+    return (home.node.tryFindChild('Monitoring') as Construct | undefined) ?? new Construct(home, 'Monitoring');
   }
 }

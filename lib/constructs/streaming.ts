@@ -23,6 +23,8 @@ export type StreamingProps = DataResources;
 export class Streaming extends Construct {
   /** The Function URL of each streaming route, by route path. */
   public readonly urls = new Map<string, FunctionUrl>();
+  /** The function of each streaming route, by route path: the stack hands them the sign-in settings. */
+  public readonly functions = new Map<string, GatehouseFunction>();
 
   public constructor(scope: Construct, id: string, resources: StreamingProps) {
     super(scope, id);
@@ -36,6 +38,7 @@ export class Streaming extends Construct {
         environment: { STREAM_MAX_SECONDS: String(STREAM_MAX_SECONDS) },
       });
       fn.bindData(route.access, resources);
+      this.functions.set(route.path, fn);
       const url = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.RESPONSE_STREAM });
       this.urls.set(route.path, url);
 

@@ -1,6 +1,7 @@
 import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizer, routes } from '#functions/routes';
+import { authorizer, routes, type HttpMethod, type RouteDefinition } from '#functions/routes';
+import { groupId, routeGroups } from '#lib/constructs/api-routes';
 import { synthGatehouse } from './synth';
 import { STAGE_THROTTLE } from '#lib/constructs/api';
 import { functionIdFor, getAttTarget, methodFor, type CfnResource } from './template-queries';
@@ -69,22 +70,52 @@ describe('REST API', () => {
     expect(method.Properties).toMatchObject({ HttpMethod: route.method, Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' } });
   });
 
-  it('invokes the route functions with one role of the API, which may invoke exactly those functions and nothing else', () => {
-    const roleIds = new Set(apiRoutes.map((route) => getAttTarget(methodFor(template, route).Properties.Integration.Credentials)));
-    const [roleId] = roleIds;
-    const role = template.findResources('AWS::IAM::Role')[roleId!] as CfnResource;
-    const statements = (Object.values(template.findResources('AWS::IAM::Policy')) as CfnResource[])
-      .filter(({ Properties }) => (Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === roleId))
-      .flatMap(({ Properties }) => Properties.PolicyDocument.Statement as { Action: string; Effect: string; Resource: unknown }[]);
-    const invoked = statements.flatMap(({ Resource }) => [Resource].flat().map(getAttTarget));
+  it('invokes the route functions with one role per route group, which may invoke exactly that group\'s functions and nothing else', () => {
+    const groups = routeGroups(apiRoutes);
+    const roleOf = (route: RouteDefinition) => getAttTarget(methodFor(template, route).Properties.Integration.Credentials)!;
 
-    expect(roleIds.size).toBe(1);
-    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'apigateway.amazonaws.com' } }]);
-    expect(statements.map(({ Action, Effect }) => [Action, Effect])).toEqual(statements.map(() => ['lambda:InvokeFunction', 'Allow']));
-    expect(invoked.sort()).toEqual(apiRoutes.map((route) => functionIdFor(template, route)).sort());
+    expect(groups.length).toBeGreaterThan(5);
+    expect(new Set(apiRoutes.map(roleOf)).size).toBe(groups.length);
+    for (const group of groups) {
+      const roleIds = new Set(group.routes.map(roleOf));
+      expect(roleIds.size, group.segment).toBe(1);
+      const [roleId] = roleIds;
+      const role = template.findResources('AWS::IAM::Role')[roleId] as CfnResource;
+      const statements = (Object.values(template.findResources('AWS::IAM::Policy')) as CfnResource[])
+        .filter(({ Properties }) => (Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === roleId))
+        .flatMap(({ Properties }) => Properties.PolicyDocument.Statement as { Action: string; Effect: string; Resource: unknown }[]);
+      const invoked = statements.flatMap(({ Resource }) => [Resource].flat().map(getAttTarget));
+
+      expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'apigateway.amazonaws.com' } }]);
+      expect(statements.map(({ Action, Effect }) => [Action, Effect])).toEqual(statements.map(() => ['lambda:InvokeFunction', 'Allow']));
+      expect(invoked.sort(), group.segment).toEqual(group.routes.map((route) => functionIdFor(template, route)).sort());
+    }
     // No resource-based permission lets API Gateway invoke a route function any other way.
     const apiPermissions = (Object.values(template.findResources('AWS::Lambda::Permission')) as CfnResource[]).filter(({ Properties }) => Properties.Principal === 'apigateway.amazonaws.com');
     expect(apiPermissions.map(({ Properties }) => getAttTarget(Properties.FunctionName))).toEqual([getAttTarget(Object.values(template.findResources('AWS::ApiGateway::Authorizer'))[0].Properties.AuthorizerUri)]);
+  });
+
+  it('puts each route group in a nested stack of its own, and redeploys the stage after all of them', () => {
+    const deployments = template.findResources('AWS::ApiGateway::Deployment') as Record<string, CfnResource & { DependsOn?: string[] }>;
+    const nestedStacks = Object.entries(template.findResources('AWS::CloudFormation::Stack') as Record<string, CfnResource>).filter(([, { Metadata }]) => Metadata?.['aws:cdk:path']?.startsWith('Gatehouse/Api/'));
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')) as CfnResource[];
+
+    expect(nestedStacks.map(([, { Metadata }]) => Metadata?.['aws:cdk:path']).sort()).toEqual(routeGroups(apiRoutes).map(({ segment }) => `Gatehouse/Api/${groupId(segment)}.NestedStack/${groupId(segment)}.NestedStackResource`).sort());
+    for (const method of methods) expect(method.Metadata?.['aws:cdk:path']).toMatch(/^Gatehouse\/Api\/[A-Za-z]+\/Path\//);
+    expect(Object.keys(deployments)).toHaveLength(1);
+    expect(Object.values(deployments)[0].DependsOn).toEqual(expect.arrayContaining(nestedStacks.map(([id]) => id)));
+  });
+
+  it('groups routes by their first path segment, in route-table order', () => {
+    const fake = (method: HttpMethod, path: string) => ({ ...apiRoutes[0], method, path });
+    const groups = routeGroups([fake('GET', '/tasks'), fake('GET', '/api-keys'), fake('POST', '/tasks/{task_id}/cancel'), fake('GET', '/openapi.json')]);
+
+    expect(groups.map(({ segment, routes }) => [segment, routes.map(({ method, path }) => `${method} ${path}`)])).toEqual([
+      ['tasks', ['GET /tasks', 'POST /tasks/{task_id}/cancel']],
+      ['api-keys', ['GET /api-keys']],
+      ['openapi.json', ['GET /openapi.json']],
+    ]);
+    expect(groups.map(({ segment }) => groupId(segment))).toEqual(['Tasks', 'ApiKeys', 'OpenapiJson']);
   });
 
   it('guards api_key routes with the request authorizer and leaves the others open', () => {
@@ -160,6 +191,6 @@ describe('REST API', () => {
       Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('^https://$'), { Ref: Match.stringLikeRegexp('Stagev1') }])] },
     });
     // RestApi's own hashed `Endpoint` output is removed; the others are the event stream's and the alarm topic's.
-    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'EventStreamUrl']);
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'DashboardUrl', 'EventStreamUrl', 'SignInDomain', 'UserPoolClientId', 'UserPoolId']);
   });
 });

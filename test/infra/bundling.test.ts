@@ -8,7 +8,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_ENTRY_FILE, ESM_REQUIRE_BANNER } from '#lib/bundling/esbuild-options';
 import { synthGatehouse } from './synth';
-import { DECLARED_FUNCTION_COUNT, idAtPath, type CfnResource } from './template-queries';
+import { DECLARED_FUNCTION_COUNT, idAtPath, serviceFunctions } from './template-queries';
 
 const run = promisify(execFile);
 
@@ -77,12 +77,11 @@ describe('function bundles', () => {
   // Bundling every function takes seconds, but minutes on a busy machine: a generous bound.
   beforeAll(() => {
     const template: Template = synthGatehouse({ bundle: true, outdir });
-    const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
-    bundles = Object.entries(functions).map(([id, fn]) => {
+    bundles = Object.entries(serviceFunctions(template)).map(([id, fn]) => {
       const assetHash = (fn.Properties.Code.S3Key as string).replace(/\.zip$/, '');
       return { id, file: join(outdir, `asset.${assetHash}`, BUNDLE_ENTRY_FILE) };
     });
-    exportBundle = bundles.find(({ id }) => id === idAtPath(template, 'AWS::Lambda::Function', 'Gatehouse/Api/ExportScan/Resource'))!.file;
+    exportBundle = bundles.find(({ id }) => id === idAtPath(template, 'AWS::Lambda::Function', 'Gatehouse/Api/Scans/ExportScan/Resource'))!.file;
   }, 600_000);
 
   afterAll(() => {

@@ -5,7 +5,7 @@ import { authorizer, routes } from '#functions/routes';
 import { TASK_QUEUES, consumers } from '#shared/config/topology';
 import { GatehouseFunction, type AccessDeclaration, type DataResources } from '#lib/constructs/gatehouse-function';
 import { synthGatehouse, synthGatehouseStack } from './synth';
-import { consumerId, DECLARED_FUNCTION_COUNT, declaredFunctions, functionIdFor, getAttTarget, type CfnResource } from './template-queries';
+import { consumerId, DECLARED_FUNCTION_COUNT, declaredFunctions, functionIdFor, getAttTarget, providerFunctionIds, serviceFunctions, type CfnResource } from './template-queries';
 
 const QUEUE_URL_ENVS = Object.values(TASK_QUEUES).map((queue) => queue.urlEnv);
 const UNBOUND_ACCESS = Match.stringLikeRegexp('gatehouse:unbound-access');
@@ -16,18 +16,17 @@ describe('Lambda functions', () => {
     template = synthGatehouse();
   }, 120_000);
 
-  it('creates one function per route, plus the authorizer, the queue consumers and the schedule targets', () => {
+  it("creates one function per route, plus the authorizer, the queue consumers and the schedule targets, besides CDK's two deploy-time providers", () => {
     const ids = declaredFunctions(template).map(({ id }) => id);
 
-    template.resourceCountIs('AWS::Lambda::Function', DECLARED_FUNCTION_COUNT);
+    expect(providerFunctionIds(template)).toHaveLength(2);
+    template.resourceCountIs('AWS::Lambda::Function', DECLARED_FUNCTION_COUNT + 2);
     expect(new Set(ids).size).toBe(DECLARED_FUNCTION_COUNT);
-    expect(Object.keys(template.findResources('AWS::Lambda::Function')).sort()).toEqual([...ids].sort());
+    expect(Object.keys(serviceFunctions(template)).sort()).toEqual([...ids].sort());
   });
 
   it('gives every function our defaults: Node 22 on arm64, X-Ray, ESM handler, source maps', () => {
-    const functions = template.findResources('AWS::Lambda::Function');
-
-    for (const fn of Object.values(functions)) {
+    for (const fn of Object.values(serviceFunctions(template))) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
@@ -38,7 +37,7 @@ describe('Lambda functions', () => {
     }
   });
 
-  it('logs every function to its own log group that expires after a month', () => {
+  it("logs every function, CDK's providers too, to its own log group that expires after a month", () => {
     const logGroup = new Capture();
     const monthLong = template.findResources('AWS::Logs::LogGroup', { Properties: { RetentionInDays: 30 } });
 
@@ -47,7 +46,7 @@ describe('Lambda functions', () => {
     do used.push(logGroup.asString());
     while (logGroup.next());
 
-    expect(used).toHaveLength(DECLARED_FUNCTION_COUNT);
+    expect(used).toHaveLength(DECLARED_FUNCTION_COUNT + 2);
     expect(new Set(used).size).toBe(used.length);
     for (const id of used) expect(monthLong).toHaveProperty(id);
   });
@@ -68,7 +67,7 @@ describe('Lambda functions', () => {
 
   it('hands task queue URLs only to functions that dispatch tasks', () => {
     const dispatchers = new Set(declaredFunctions(template).filter(({ access }) => access.dispatchTasks).map(({ id }) => id));
-    const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
+    const functions = serviceFunctions(template);
 
     expect(dispatchers.size).toBeGreaterThan(0);
     for (const [id, fn] of Object.entries(functions)) {

@@ -6,7 +6,7 @@ import { allQueues } from '#shared/config/topology';
 import { METRICS, METRICS_NAMESPACE, SERVICE_DIMENSION, SERVICE_NAME } from '#shared/observability/metric-catalog';
 import { ALARM_THRESHOLDS, oldestMessageAgeThresholdSeconds } from '#lib/constructs/monitoring';
 import { GatehouseStack } from '#lib/stack';
-import { synthGatehouse } from './synth';
+import { synthGatehouse, synthGatehouseTemplates, TEST_DASHBOARD_SITE } from './synth';
 import { fanOutId, idAtPath, queueIdFor, type CfnResource } from './template-queries';
 
 interface MetricRef {
@@ -41,11 +41,6 @@ describe('monitoring', () => {
     alarms.filter((alarm) => alarmMetrics(alarm).some((metric) => metric.name === name && JSON.stringify(metric.dimensions) === JSON.stringify(dimensions)));
 
   const functionIds = () => Object.keys(template.findResources('AWS::Lambda::Function'));
-  /** Functions whose construct path is not under the API construct (`Gatehouse/Api/...`). */
-  const functionsOutsideTheApi = () =>
-    Object.entries(template.findResources('AWS::Lambda::Function'))
-      .filter(([, resource]) => !String((resource as CfnResource & { Metadata?: Record<string, string> }).Metadata?.['aws:cdk:path'] ?? '').startsWith('Gatehouse/Api/'))
-      .map(([id]) => id);
 
   beforeAll(() => {
     template = synthGatehouse();
@@ -166,11 +161,11 @@ describe('monitoring', () => {
   });
 
   describe('functions', () => {
-    it('watches every Lambda function outside the API for errors and throttles, in one alarm each', () => {
-      const functionIds = functionsOutsideTheApi();
+    it("watches every Lambda function, the API's route functions and authorizer included, for errors and throttles, in one alarm each", () => {
+      const functionIds = Object.keys(template.findResources('AWS::Lambda::Function'));
       const lambdaAlarms = alarms.filter((alarm) => alarmMetrics(alarm).some(({ name }) => name === 'Errors'));
 
-      expect(functionIds.length).toBeGreaterThan(5);
+      expect(functionIds.length).toBeGreaterThan(50);
       expect(lambdaAlarms).toHaveLength(functionIds.length);
       for (const id of functionIds) {
         const matching = alarmsOn('Errors', { FunctionName: { Ref: id } });
@@ -183,17 +178,20 @@ describe('monitoring', () => {
       }
     });
 
-    it("gives the API's route functions and authorizer no alarm of their own: the stage's 5xx-rate alarm answers for them", () => {
-      const apiFunctions = functionIds().filter((id) => !functionsOutsideTheApi().includes(id));
+    it("puts the alarm of a route group's function in the group's nested stack, notifying the one topic", () => {
+      const nested = synthGatehouseTemplates().filter(({ path }) => path.startsWith('Gatehouse/Api/'));
+      const resourcesOf = (json: { Resources: Record<string, { Type: string }> }, type: string) => Object.values(json.Resources).filter(({ Type }) => Type === type);
 
-      expect(apiFunctions.length).toBeGreaterThan(40);
-      for (const id of apiFunctions) expect(alarmsOn('Errors', { FunctionName: { Ref: id } }), id).toEqual([]);
-      expect(alarms.filter((alarm) => alarmMetrics(alarm).some(({ name }) => name === '5XXError'))).toHaveLength(1);
+      expect(nested.length).toBeGreaterThan(5);
+      for (const { path, json } of nested) {
+        expect(resourcesOf(json, 'AWS::CloudWatch::Alarm'), path).toHaveLength(resourcesOf(json, 'AWS::Lambda::Function').length);
+      }
+      for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
     });
 
     it('watches a function created after the monitoring construct too (functions are collected at synth)', () => {
       const app = new App({ context: { 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true } });
-      const stack = new GatehouseStack(app, 'Gatehouse');
+      const stack = new GatehouseStack(app, 'Gatehouse', { dashboardSite: TEST_DASHBOARD_SITE });
       new LambdaFunction(stack, 'AddedLater', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('export const handler = async () => {};') });
 
       const later = Template.fromStack(stack);
@@ -237,7 +235,7 @@ describe('monitoring', () => {
     });
 
     it('has exactly the alarms above: dead letters, oldest messages, functions, iterator age, API 5xx, webhook failures', () => {
-      const functions = functionsOutsideTheApi().length;
+      const functions = functionIds().length;
 
       expect(alarms).toHaveLength(allQueues.length + 1 + allQueues.length + functions + 3);
     });

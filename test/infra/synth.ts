@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { REPO_ROOT } from '#lib/constructs/gatehouse-function';
 import { GatehouseStack } from '#lib/stack';
+import { allTemplates, flattenTemplate, type SynthesizedTemplate } from './flatten';
 
 /** The feature flags `cdk synth` uses, so tests assert on the template that gets deployed. */
 const cdkContext: Record<string, unknown> = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context;
@@ -18,11 +20,36 @@ export interface SynthOptions {
   outdir?: string;
 }
 
-const cache = new Map<string, { stack: Stack; template: Template }>();
+/** A stand-in for the built dashboard: tests do not build the web app. */
+export const TEST_DASHBOARD_SITE = Source.data('index.html', '<!doctype html><title>Gatehouse</title>');
 
-/** The Gatehouse stack's template, synthesized once per worker and option set. */
+interface Synthesized {
+  stack: Stack;
+  /** The cloud assembly's directory: templates and staged assets. */
+  directory: string;
+  template: Template;
+  templates: SynthesizedTemplate[];
+}
+
+const cache = new Map<string, Synthesized>();
+
+/**
+ * The Gatehouse stack's template with its nested stacks' resources inlined (flatten.ts), so a
+ * query sees every resource and every reference whichever template holds it. Synthesized once per
+ * worker and option set.
+ */
 export function synthGatehouse(options: SynthOptions = {}): Template {
   return synthesized(options).template;
+}
+
+/** Every real template of the assembly, root and nested, as CloudFormation gets them. */
+export function synthGatehouseTemplates(options: SynthOptions = {}): SynthesizedTemplate[] {
+  return synthesized(options).templates;
+}
+
+/** The directory of the synthesized cloud assembly, to read staged assets (the dashboard's config.json). */
+export function synthGatehouseAssemblyDir(options: SynthOptions = {}): string {
+  return synthesized(options).directory;
 }
 
 /** The synthesized Gatehouse stack itself, for what a template does not hold (annotations). */
@@ -30,7 +57,7 @@ export function synthGatehouseStack(options: SynthOptions = {}): Stack {
   return synthesized(options).stack;
 }
 
-function synthesized({ bundle = false, outdir }: SynthOptions): { stack: Stack; template: Template } {
+function synthesized({ bundle = false, outdir }: SynthOptions): Synthesized {
   const key = `${bundle}:${outdir ?? ''}`;
   let synth = cache.get(key);
   if (!synth) {
@@ -45,8 +72,9 @@ function synthesized({ bundle = false, outdir }: SynthOptions): { stack: Stack; 
         ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
       },
     });
-    const stack = new GatehouseStack(app, 'Gatehouse');
-    synth = { stack, template: Template.fromStack(stack) };
+    const stack = new GatehouseStack(app, 'Gatehouse', { dashboardSite: TEST_DASHBOARD_SITE });
+    const assembly = app.synth();
+    synth = { stack, directory: assembly.directory, template: Template.fromJSON(flattenTemplate(assembly.directory, stack)), templates: allTemplates(assembly.directory, stack) };
     cache.set(key, synth);
   }
   return synth;

@@ -198,3 +198,23 @@ export function idAtPath(template: Template, type: string, path: string): string
   if (ids.length !== 1) throw new Error(`expected one ${type} at ${path}, found ${ids.length}`);
   return ids[0];
 }
+
+/**
+ * CDK's deploy-time provider functions, which are not Gatehouse's: the one copying the dashboard
+ * into its bucket (BucketDeployment) and the one applying the app client's OAuth settings
+ * (AwsCustomResource). Both are stack-level singletons.
+ */
+const PROVIDER_PATHS = [/^Gatehouse\/Custom::CDKBucketDeployment[^/]*\//, /^Gatehouse\/AWS679f53fac002430cb0da5b7982bd2287\//];
+
+/** Logical ids of CDK's deploy-time provider functions (see PROVIDER_PATHS). */
+export function providerFunctionIds(template: Template): string[] {
+  return Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>)
+    .filter(([, fn]) => PROVIDER_PATHS.some((pattern) => pattern.test(fn.Metadata?.['aws:cdk:path'] ?? '')))
+    .map(([id]) => id);
+}
+
+/** Gatehouse's own functions (every GatehouseFunction), by logical id: all but CDK's providers. */
+export function serviceFunctions(template: Template): Record<string, CfnResource> {
+  const providers = new Set(providerFunctionIds(template));
+  return Object.fromEntries(Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>).filter(([id]) => !providers.has(id)));
+}

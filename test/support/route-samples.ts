@@ -41,6 +41,8 @@ export const validBodies: Record<string, Record<string, unknown>> = {
   'POST /projects/{project_id}/scans': { detectors: ['security'] },
   'PATCH /settings/retention': { retention_days: 30 },
   'POST /api-keys': { name: 'ci key', role: 'viewer' },
+  'POST /members': { email: 'sample.member@example.com', role: 'viewer' },
+  'PATCH /members/{user_id}': { role: 'viewer' },
   'PATCH /findings/{finding_id}': { status: 'dismissed', dismissed_reason: 'false_positive', comment: 'test fixture' },
 };
 

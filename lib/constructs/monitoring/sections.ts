@@ -3,6 +3,7 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { ComparisonOperator, MathExpression, Metric, type Alarm, type IMetric, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IConstruct } from 'constructs';
 import { allQueues } from '#shared/config/topology';
 import { METRICS, METRICS_NAMESPACE, SERVICE_DIMENSION, SERVICE_NAME, type MetricDefinition, type MetricKey } from '#shared/observability/metric-catalog';
 import { ALARM_THRESHOLDS, oldestMessageAgeThresholdSeconds } from '#lib/constructs/monitoring/alarm-thresholds';
@@ -19,7 +20,8 @@ export interface AlarmSpec {
   evaluationPeriods?: number;
   comparison?: ComparisonOperator;
 }
-export type AddAlarm = (id: string, name: string, spec: AlarmSpec) => Alarm;
+/** `watched`: what the alarm is about, when it may sit in a nested stack (a function); the alarm goes where it is. */
+export type AddAlarm = (id: string, name: string, spec: AlarmSpec, watched?: IConstruct) => Alarm;
 
 export type MonitoredQueue = IQueue & { deadLetterQueue?: { queue: IQueue } };
 
@@ -96,9 +98,8 @@ export function queueSection(alarm: AddAlarm, queues: ReadonlyMap<string, Monito
   return [[graph('Queue depth (visible messages)', depth, 8), graph('Oldest message age (s)', ages, 8), graph('Dead-letter queue depth', deadLetterDepth, 8)]];
 }
 
-/** `label` names a function on the dashboard and in its alarm's name. */
-/** Graphs every function; alarms on those `alarmed` picks (the others are watched through what they serve). */
-export function functionSection(alarm: AddAlarm, functions: LambdaFunction[], label: (fn: LambdaFunction) => string, alarmed: (fn: LambdaFunction) => boolean): IWidget[][] {
+/** Graphs every function and alarms on each; `label` names a function on the dashboard and in its alarm's name. */
+export function functionSection(alarm: AddAlarm, functions: LambdaFunction[], label: (fn: LambdaFunction) => string): IWidget[][] {
   const errors: IMetric[] = [];
   const throttles: IMetric[] = [];
   const durations: IMetric[] = [];
@@ -107,9 +108,9 @@ export function functionSection(alarm: AddAlarm, functions: LambdaFunction[], la
     const name = label(fn);
     const fnErrors = fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum', label: name });
     const fnThrottles = fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum', label: name });
-    // One alarm per function for both: two would put the stack over CloudFormation's 500
-    // resources. The dashboard graphs errors and throttles apart, to tell which it was.
-    if (alarmed(fn)) alarm(`Failures-${name}`, `lambda-errors-throttles-${name}`, {
+    // One alarm per function for both, so a function costs its template one alarm; the dashboard
+    // graphs errors and throttles apart, to tell which it was.
+    alarm(`Failures-${name}`, `lambda-errors-throttles-${name}`, {
       metric: new MathExpression({
         expression: `IF(FILL(errors, 0) >= ${ALARM_THRESHOLDS.lambdaErrors} OR FILL(throttles, 0) >= ${ALARM_THRESHOLDS.lambdaThrottles}, 1, 0)`,
         usingMetrics: { errors: fnErrors, throttles: fnThrottles },
@@ -118,7 +119,7 @@ export function functionSection(alarm: AddAlarm, functions: LambdaFunction[], la
       }),
       threshold: 1,
       description: `The function ${name} failed (crash, timeout or out of memory: ${ALARM_THRESHOLDS.lambdaErrors}+ Errors) or was throttled (${ALARM_THRESHOLDS.lambdaThrottles}+ Throttles) in the last 5 minutes.`,
-    });
+    }, fn);
     errors.push(fnErrors);
     throttles.push(fnThrottles);
     durations.push(fn.metricDuration({ statistic: 'p99', label: name }));

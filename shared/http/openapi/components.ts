@@ -45,6 +45,8 @@ export function responseComponents(): Record<string, z.ZodType> {
     ApiKey: r.apiKeySchema,
     NewApiKey: r.newApiKeySchema,
     ApiKeyList: r.listOf('api_keys', r.apiKeySchema),
+    Member: r.memberSchema,
+    MemberList: r.listOf('members', r.memberSchema),
     Usage: r.usageSchema,
     Event: r.eventSchema,
     EventList: r.listOf('events', r.eventSchema),

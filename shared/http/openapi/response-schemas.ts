@@ -155,7 +155,21 @@ export const openApiDocumentSchema = /* @__PURE__ */ z.schema(() => record({ ope
 
 const principal = () => record({ type: z.enum(['user', 'api_key', 'chat']), id: text() });
 const role = () => z.enum(['admin', 'approver', 'operator', 'viewer']);
-export const meSchema = /* @__PURE__ */ z.schema(() => record({ principal: principal(), tenant_id: text(), role: role() }));
+export const meSchema = /* @__PURE__ */ z.schema(() =>
+  record({ principal: record({ type: z.enum(['user', 'api_key']), id: text(), email: z.optional(text()), name: z.optional(text()) }), tenant_id: text(), role: role() }),
+);
+export const memberSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    user_id: text(),
+    email: text(),
+    name: z.optional(text()),
+    role: role(),
+    status: z.enum(['invited', 'active']),
+    created_at: instant(),
+    added_by: z.nullable(principal()),
+    joined_at: z.optional(instant()),
+  }),
+);
 export const apiKeySchema = /* @__PURE__ */ z.schema(() =>
   record({
     key_id: text(),

@@ -55,6 +55,7 @@ export async function buildTenantWorld(runtime: TestRuntime, site: TestSite): Pr
   expect([hookA.status, hookB.status]).toEqual([201, 201]);
   ids.webhook_id = hookA.body.webhook_id;
   ids.key_id = (await a('POST', '/api-keys', { name: 'world key', role: 'viewer' })).body.key_id;
+  ids.user_id = (await a('POST', '/members', { email: `world.${Date.now()}@example.com`, role: 'viewer' })).body.user_id;
 
   ids.task_id = (await a('POST', '/tasks', aiTask)).body.task_id;
   const bTaskId = (await b('POST', '/tasks', aiTask)).body.task_id;

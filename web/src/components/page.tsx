@@ -1,5 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 
+/** The first page of a visit keeps focus at the document's start, so Tab reaches the skip link first. */
+let firstPage = true;
+
 interface PageProps {
   title: string;
   /** Buttons beside the title (already filtered by role). */
@@ -10,14 +13,15 @@ interface PageProps {
 }
 
 /**
- * Every page's frame: the document title, one h1 that takes focus when the page opens (so a
- * screen reader announces where a link led), actions beside it, then the content.
+ * Every page's frame: the document title, one h1 that takes focus when a link opens the page (so
+ * a screen reader announces where it led), actions beside it, then the content.
  */
 export function Page({ title, actions, intro, children }: PageProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · Gatehouse`;
-    heading.current?.focus({ preventScroll: true });
+    if (firstPage) firstPage = false;
+    else heading.current?.focus({ preventScroll: true });
   }, [title]);
   return (
     <>

@@ -1,0 +1,33 @@
+import { expect, test } from './support/fixtures';
+import { expectAccessible } from './support/accessibility';
+import { PEOPLE } from './support/people';
+import { signIn } from './support/session';
+
+test('a person signs in through the form, sees the shell, and signs out', async ({ page }) => {
+  await signIn(page, PEOPLE.adminA);
+
+  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Agents' })).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link')).toHaveText(['Agents', 'Tasks', 'Approvals', 'Scans', 'Events', 'Webhooks', 'Settings']);
+  await expect(page.getByRole('banner')).toContainText('admin');
+  await expectAccessible(page);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  // The provider asks before ending its session; then the dashboard needs a new sign-in.
+  await expect(page).toHaveURL(/\/oidc\//);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('Email')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+});
+
+test('the shell works at 375 px wide: nothing scrolls sideways and the skip link leads to the content', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signIn(page, PEOPLE.adminA);
+
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expectAccessible(page);
+});
