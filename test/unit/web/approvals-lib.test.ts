@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editableFields, hasEditableBody, isChanged, modifiedAction, resolverLabel } from '../../../web/src/features/approvals/lib/action-fields';
+import { editableFields, hasEditableBody, isChanged, modifiedAction } from '../../../web/src/features/approvals/lib/action-fields';
 import { mergeNewestFirst } from '../../../web/src/features/approvals/lib/merge-newest';
 
 const at = (minute: number) => ({ id: `m${minute}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString() });
@@ -49,14 +49,5 @@ describe('approval actions', () => {
     expect(modifiedAction(mail, { body: 'Shorter.', type: 'other' })).toEqual({ ...mail, body: 'Shorter.' });
     expect(isChanged(mail, { body: mail.body, subject: mail.subject })).toBe(false);
     expect(isChanged(mail, { body: 'Shorter.' })).toBe(true);
-  });
-
-  it('names who resolved in words, with the kind of principal', () => {
-    expect(resolverLabel({ type: 'user', id: 'u1', email: 'ana@example.com' })).toBe('ana@example.com (person)');
-    expect(resolverLabel({ type: 'api_key', id: 'key_1' })).toBe('key_1 (API key)');
-    expect(resolverLabel({ type: 'chat', id: 'U123', name: 'ana' })).toBe('ana (chat user)');
-    expect(resolverLabel(undefined)).toBe('nobody (it expired)');
-    expect(resolverLabel({ type: 'user', id: 'usr_1' }, { id: 'usr_1', email: 'me@example.com' })).toBe('you, me@example.com (person)');
-    expect(resolverLabel({ type: 'user', id: 'usr_2' }, { id: 'usr_1' })).toBe('usr_2 (person)');
   });
 });

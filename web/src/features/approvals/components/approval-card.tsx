@@ -1,9 +1,8 @@
 import { Link } from 'react-router';
 import { CopyableId } from '../../../components/copyable-id';
+import { Principal } from '../../../components/principal';
 import { RelativeTime } from '../../../components/relative-time';
 import { StatusBadge } from '../../../components/status-badge';
-import { useMe } from '../../../api/me';
-import { resolverLabel } from '../lib/action-fields';
 import type { Approval } from '../api/use-approvals';
 import { ActionView } from './action-view';
 import { ApprovalActions } from './approval-actions';
@@ -12,7 +11,6 @@ import { ApprovalActions } from './approval-actions';
 export function ApprovalCard({ approval, headingLevel = 2 }: { approval: Approval; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const expired = approval.resolution === 'expired';
-  const me = useMe().data?.principal;
   return (
     <article className="card approval" aria-labelledby={`approval-${approval.approval_id}`}>
       <Heading id={`approval-${approval.approval_id}`}>
@@ -41,7 +39,7 @@ export function ApprovalCard({ approval, headingLevel = 2 }: { approval: Approva
           <>
             <dt>{expired ? 'Expired' : approval.status === 'approved' ? 'Approved by' : 'Denied by'}</dt>
             <dd>
-              {expired ? 'nobody decided in time' : resolverLabel(approval.resolved_by, me)} · <RelativeTime value={approval.resolved_at} />
+              {expired ? 'nobody decided in time' : <Principal principal={approval.resolved_by} />} · <RelativeTime value={approval.resolved_at} />
             </dd>
             {approval.comment && (
               <>

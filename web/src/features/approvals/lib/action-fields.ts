@@ -1,12 +1,10 @@
 /** An approval's action: its `type` and whatever the action kind carries (`to`, `subject`, `body`). */
 export type ApprovalAction = { type: string } & Record<string, unknown>;
 
-/** Who resolved an approval: a person, an API key or a chat user (`name`/`email` when the API names them). */
+/** Who resolved an approval: a person, an API key or a chat user. */
 export interface ResolvedBy {
-  type: 'user' | 'api_key' | 'chat' | string;
+  type: string;
   id: string;
-  name?: string;
-  email?: string;
 }
 
 /** The action's text fields a person may edit, in a useful order (to, subject, then the rest, body last). */
@@ -32,16 +30,6 @@ export function modifiedAction(action: ApprovalAction, edits: Record<string, str
 /** Whether any edited text differs from the action's own. */
 export function isChanged(action: ApprovalAction, edits: Record<string, string>): boolean {
   return editableFields(action).some((key) => edits[key] !== undefined && edits[key] !== action[key]);
-}
-
-const KINDS: Record<string, string> = { user: 'person', api_key: 'API key', chat: 'chat user' };
-
-/** "Ana Ruiz (person)", "key_01H… (API key)", "you (person)": who decided, in words. */
-export function resolverLabel(by: ResolvedBy | undefined, me?: { id: string; email?: string }): string {
-  if (!by) return 'nobody (it expired)';
-  const mine = me !== undefined && me.id === by.id;
-  const who = mine ? `you${me.email ? `, ${me.email}` : ''}` : (by.name ?? by.email ?? by.id);
-  return `${who} (${KINDS[by.type] ?? by.type})`;
 }
 
 /** A field name as a label: `subject` → "Subject", `to` → "To". */
