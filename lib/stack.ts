@@ -18,7 +18,7 @@ import { builtDashboardSource, Dashboard } from '#lib/constructs/dashboard';
 import type { ISource } from 'aws-cdk-lib/aws-s3-deployment';
 
 export interface GatehouseStackProps extends StackProps {
-  /** The dashboard's files; default: the web app's build (web/dist), which must exist. */
+  /** The dashboard's files; default: the web app's build (web/dist), built when stale. */
   dashboardSite?: ISource;
 }
 

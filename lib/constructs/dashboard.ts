@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Aws, CfnOutput, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
   AllowedMethods,
@@ -24,18 +22,14 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { BucketDeployment, CacheControl, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { API_VERSION } from '#functions/routes';
-import { REPO_ROOT } from '#lib/constructs/gatehouse-function';
 import { DASHBOARD_SCOPES, type SignIn } from '#lib/constructs/sign-in';
 import { dashboardHeaders } from '#lib/constructs/dashboard-headers';
+import { ensureDashboardBuiltSync } from '#lib/bundling/dashboard-build';
 import { acknowledgeDashboardFindings, acknowledgeSiteDeployment } from '#lib/nag';
 
-/** Where the web app's build (Vite) puts the dashboard, relative to the repository root. */
-export const DASHBOARD_BUILD_DIR = 'web/dist';
-
-/** The built dashboard as a deployment source; a clear error when it has not been built. */
-export function builtDashboardSource(dir = join(REPO_ROOT, DASHBOARD_BUILD_DIR)): ISource {
-  if (!existsSync(join(dir, 'index.html'))) throw new Error(`The dashboard is not built: ${dir}/index.html is missing. Build the web app (npm install builds it) before synthesizing the stack.`);
-  return Source.asset(dir);
+/** The built dashboard as a deployment source, built first when missing or stale (Vite, seconds). */
+export function builtDashboardSource(): ISource {
+  return Source.asset(ensureDashboardBuiltSync());
 }
 
 /**
