@@ -1,16 +1,12 @@
 import { App, Tags } from 'aws-cdk-lib';
 import { GatehouseStack } from '#lib/stack';
 import { addNagChecks } from '#lib/nag';
-import { ensureDashboardBuiltSync } from '#lib/bundling/dashboard-build';
-import { builtDashboardSource } from '#lib/constructs/dashboard';
 
 const app = new App();
 const stack = new GatehouseStack(app, 'Gatehouse', {
   description: 'Gatehouse: agent tasks behind an authorized REST API, and its dashboard',
   // Environment-agnostic unless the CLI knows the account (`cdk deploy` with credentials).
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-  // Builds the web app first when web/dist is missing or older than its sources.
-  dashboardSite: builtDashboardSource(ensureDashboardBuiltSync()),
 });
 Tags.of(stack).add('service', 'gatehouse');
 // cdk-nag AwsSolutions: `cdk synth` reports every unacknowledged finding (acknowledgements: lib/nag.ts).
