@@ -22,6 +22,8 @@ export const DEFAULT_ROLE: Role = 'admin';
 export interface Principal {
   type: 'api_key' | 'user';
   id: string;
+  /** For people reading a record: a person's name or email, a key's name. */
+  name?: string;
 }
 
 /** A request's authenticated caller: its tenant, principal and role. */

@@ -23,7 +23,7 @@ export async function authenticate(authorization: string | undefined, clock: Clo
   if (shouldRecordUse(record.last_used_at, now)) {
     await apiKeyRepository.touch(keyHash, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS + 1).toISOString());
   }
-  return { tenantId: record.tenant_id, principal: { type: 'api_key', id: record.key_id }, role: roleOf(record) };
+  return { tenantId: record.tenant_id, principal: { type: 'api_key', id: record.key_id, ...(record.name ? { name: record.name } : {}) }, role: roleOf(record) };
 }
 
 export interface NewApiKey {

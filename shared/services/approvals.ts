@@ -78,7 +78,8 @@ export async function resolveApproval(
       decision: request.decision,
       resolution: 'resolved' as const,
       resolved_at: now.toISOString(),
-      resolved_by: { type: resolvedBy.type, id: resolvedBy.id },
+      // The name as it was when deciding: who decided stays readable after a key or member is gone.
+      resolved_by: { type: resolvedBy.type, id: resolvedBy.id, ...(resolvedBy.name ? { name: resolvedBy.name } : {}) },
       action,
       ...(request.comment !== undefined ? { comment: request.comment } : {}),
       ...(request.modified_action ? { original_action: approval.action } : {}),

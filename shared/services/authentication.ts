@@ -28,7 +28,7 @@ async function authenticatePerson(token: string, clock: Clock): Promise<Caller> 
   const sub = await verifyAccessToken(token, trusted, clock.now());
   const member = await memberOfIdentity({ issuer: trusted.issuer, sub }, async () => verifiedEmailOf(await fetchUserInfo(token, trusted), sub));
   if (!member) throw invalidAccessToken();
-  return { tenantId: member.tenant_id, principal: { type: 'user', id: member.user_id }, role: member.role };
+  return { tenantId: member.tenant_id, principal: { type: 'user', id: member.user_id, name: member.name ?? member.email }, role: member.role };
 }
 
 /**

@@ -23,7 +23,7 @@ async function pendingApproval(): Promise<string> {
   return (await admin('GET', `/approvals?task_id=${task.task_id}`)).body.approvals[0].approval_id;
 }
 
-const ids = { agent_id: 'agt_x', task_id: 'tsk_x', artifact_id: 'art_x', approval_id: 'apr_x', webhook_id: 'whk_x', delivery_id: 'dlv_x', project_id: 'prj_x', scan_id: 'scn_x', finding_id: 'fnd_x', rule_id: 'rule_x', key_id: 'key_x' };
+const ids = { agent_id: 'agt_x', task_id: 'tsk_x', artifact_id: 'art_x', approval_id: 'apr_x', webhook_id: 'whk_x', delivery_id: 'dlv_x', project_id: 'prj_x', scan_id: 'scn_x', finding_id: 'fnd_x', rule_id: 'rule_x', key_id: 'key_x', user_id: 'usr_x' };
 const callable = routes.filter((route) => route.role && !route.streaming);
 
 describe('roles over HTTP', () => {
@@ -78,7 +78,8 @@ describe('roles over HTTP', () => {
     const resolved = await keys.approver.call('POST', `/approvals/${approvalId}/resolve`, { decision: 'denied', comment: 'not now' });
 
     expect(resolved.status).toBe(200);
-    const by = { type: 'api_key', id: keys.approver.keyId };
+    // The key's name as it was when deciding, for people reading the record.
+    const by = { type: 'api_key', id: keys.approver.keyId, name: 'approver key' };
     expect(resolved.body.resolved_by).toEqual(by);
     expect((await admin('GET', `/approvals/${approvalId}`)).body).toMatchObject({ status: 'denied', resolved_by: by });
     const events = (await admin('GET', `/events?type=approval.resolved`)).body.events.filter((event: any) => event.approval_id === approvalId);

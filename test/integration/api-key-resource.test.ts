@@ -45,7 +45,7 @@ describe('API keys as a resource, on DynamoDB Local', () => {
   it('revokes a key with one api_key.revoked event, again without another, and 404s another tenant’s key', async () => {
     const [tenant, other] = [uniqueTenant('keys'), uniqueTenant('keys')];
     const { key, record } = await issueApiKey(callerOf(tenant), { name: 'short-lived', role: 'viewer' });
-    expect(await authenticate(`Bearer ${key}`)).toEqual({ tenantId: tenant, principal: { type: 'api_key', id: record.key_id }, role: 'viewer' });
+    expect(await authenticate(`Bearer ${key}`)).toEqual({ tenantId: tenant, principal: { type: 'api_key', id: record.key_id, name: 'short-lived' }, role: 'viewer' });
 
     await expect(revokeTenantApiKey(callerOf(other), record.key_id)).rejects.toBeInstanceOf(NotFoundError);
     expect((await apiKeyRepository.findByHash(record.key_hash))?.revoked_at).toBeUndefined();

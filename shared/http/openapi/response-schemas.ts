@@ -78,6 +78,7 @@ export const approvalSchema = /* @__PURE__ */ z.schema(() =>
     decision: z.optional(z.enum(['approved', 'denied'])),
     resolution: z.optional(text()),
     resolved_at: z.optional(instant()),
+    resolved_by: z.optional(record({ type: z.enum(['user', 'api_key', 'chat']), id: text(), name: z.optional(text()) })),
     comment: z.optional(text()),
   }),
 );

@@ -1109,6 +1109,14 @@ export interface components {
             decision?: "approved" | "denied";
             resolution?: string;
             resolved_at?: string;
+            resolved_by?: {
+                /** @enum {string} */
+                type: "user" | "api_key" | "chat";
+                id: string;
+                name?: string;
+            } & {
+                [key: string]: unknown;
+            };
             comment?: string;
         } & {
             [key: string]: unknown;
