@@ -21,7 +21,7 @@ const DETAIL = '__detail__';
  * handlers (shared/http/problem.ts) and the local runtime return, so clients parse one shape.
  */
 const GATEWAY_PROBLEMS: readonly GatewayProblem[] = [
-  { type: ResponseType.UNAUTHORIZED, status: 401, code: 'unauthorized', detail: '"Send a valid API key as `Authorization: Bearer <key>`."' },
+  { type: ResponseType.UNAUTHORIZED, status: 401, code: 'unauthorized', detail: '"Send a valid API key or a signed-in person’s access token as `Authorization: Bearer <token>`."' },
   { type: ResponseType.ACCESS_DENIED, status: 403, code: 'forbidden', detail: '"The API key may not call this route."' },
   // REST APIs answer a path or method they do not know with this type (as a 403 by default).
   { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, code: 'route_not_found', detail: '"No route matches $context.httpMethod $context.path."' },

@@ -144,7 +144,9 @@ const STREAMING_TIMEOUT_SECONDS = 900;
  * prelude (status, headers) goes out before the first body byte, written as it is produced.
  */
 async function serveStreaming(route: RouteDefinition, params: Record<string, string>, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  request.resume();
+  // A Function URL hands the body on too, so the route refuses one as the other routes do.
+  const body = await readBody(request);
+  if (body === 'too_large') return refuseTooLargeBody(request);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
   const query = Object.fromEntries(url.searchParams);
@@ -157,7 +159,8 @@ async function serveStreaming(route: RouteDefinition, params: Record<string, str
     headers,
     queryStringParameters: Object.keys(query).length ? query : undefined,
     pathParameters: Object.keys(params).length ? params : undefined,
-    isBase64Encoded: false,
+    ...(body.length > 0 ? { body: body.toString('base64') } : {}),
+    isBase64Encoded: body.length > 0,
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',

@@ -41,7 +41,7 @@ export class ConflictError extends DomainError {
 
 export class UnauthorizedError extends DomainError {
   readonly kind = 'unauthorized';
-  constructor(message = 'A valid API key is required: send `Authorization: Bearer <key>`.') {
+  constructor(message = 'A valid API key or access token is required: send `Authorization: Bearer <token>`.') {
     super('unauthorized', message);
   }
 }

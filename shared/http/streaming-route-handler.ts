@@ -78,11 +78,23 @@ function acceptsEventStream(): StreamMiddleware {
   };
 }
 
+/** The request's body as the other routes see it: absent, `{}`, or something this route refuses. */
+function bodyOf(event: APIGatewayProxyEventV2): unknown {
+  const raw = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
 function validation(schemas: Pick<RouteSchemas<z.ZodUnknown, z.ZodType, z.ZodUnknown, z.ZodType>, 'query' | 'headers'>): StreamMiddleware {
   return {
     before: async (request) => {
       const { event } = request;
-      const valid = validateRequest(schemas, { params: {}, query: event.queryStringParameters ?? {}, headers: event.headers ?? {} });
+      // A GET takes no body: refused like on every other route, never silently ignored.
+      const valid = validateRequest(schemas, { params: {}, query: event.queryStringParameters ?? {}, headers: event.headers ?? {}, body: bodyOf(event) });
       Object.assign(request.internal, { query: valid.query, headers: valid.headers });
     },
   };

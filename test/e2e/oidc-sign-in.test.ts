@@ -66,6 +66,17 @@ describe('signing in to the local runtime', () => {
     expect(html).toContain('<button type="submit">Sign in</button>');
     expect(html).not.toContain('<script');
   });
+
+  it('takes the dashboard opened on localhost as well, and no other redirect', async () => {
+    const authorize = (origin: string) =>
+      fetch(`${runtime.oidcIssuer}/auth?${new URLSearchParams({ client_id: 'gatehouse-dashboard', response_type: 'code', redirect_uri: `${origin}/callback`, scope: 'openid', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })}`, { redirect: 'manual' });
+
+    const local = await authorize(`http://localhost:${runtime.port}`);
+    const foreign = await authorize('https://evil.example');
+
+    expect([local.status, local.headers.get('location')]).toEqual([303, expect.stringContaining('/oidc/interaction/')]);
+    expect(foreign.status).toBe(400);
+  });
 });
 
 describe('the dev user of a runtime started without users', () => {

@@ -1,6 +1,7 @@
 import { EventSource } from 'eventsource';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../support/local-runtime';
+import { rawClient } from '../support/raw-http';
 
 let runtime: TestRuntime;
 let a: ReturnType<typeof apiClient>;
@@ -147,6 +148,18 @@ describe('GET /events/stream (SSE) with a real EventSource client', () => {
       expect(problem.type).toBe(`/v1/problems/${code.replace(/_/g, '-')}`);
       expect((problem.errors ?? []).map((error) => error.path)).toEqual(paths);
     }
+  });
+
+  it('refuses a request body, as every route that takes none does, and accepts an empty one', async () => {
+    const raw = rawClient(new URL(runtime.baseUrl).origin);
+    const path = `${new URL(runtime.baseUrl).pathname}/events/stream`;
+    const headers = { Authorization: `Bearer ${runtime.keys.a}`, 'Content-Type': 'application/json' };
+    const refused = await raw.send({ method: 'GET', path, headers, body: '{"types":["task.created"]}' });
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'validation_error', errors: [{ path: 'body' }] });
+    const accepted = await raw.send({ method: 'GET', path, headers, body: '{}' });
+    expect(accepted.status).toBe(200);
+    raw.close();
   });
 
   it('answers a missing key with 401 problem+json and shows a tenant none of the others’ events', async () => {

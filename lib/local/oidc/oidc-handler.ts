@@ -32,8 +32,10 @@ export interface LocalOidc {
 export function createLocalOidc(options: { origin: string; users: LocalUser[]; keys: ProviderKeys; extraClients?: string[] }): LocalOidc {
   const issuer = `${options.origin}${OIDC_PATH}`;
   const accounts = new LocalAccounts(options.users);
-  const clients = [DASHBOARD_CLIENT_ID, ...(options.extraClients ?? [])].map((clientId) => ({ clientId, origin: options.origin }));
-  const provider = createOidcProvider({ issuer, apiResource: `${options.origin}/v1`, accounts, keys: options.keys, clients });
+  const clients = [DASHBOARD_CLIENT_ID, ...(options.extraClients ?? [])];
+  // The same server answers on localhost: a dashboard opened there signs in too.
+  const origins = [options.origin, options.origin.replace('//127.0.0.1:', '//localhost:')].filter((origin, index, all) => all.indexOf(origin) === index);
+  const provider = createOidcProvider({ issuer, apiResource: `${options.origin}/v1`, accounts, keys: options.keys, clients, origins });
   const interactions = interactionHandler(provider, accounts);
   const userinfo = userinfoHandler(issuer, options.keys, accounts);
   const callback = provider.callback();

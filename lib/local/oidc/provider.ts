@@ -23,18 +23,20 @@ export interface OidcProviderOptions {
   accounts: LocalAccounts;
   keys: ProviderKeys;
   /** Public clients (authorization code + PKCE): the dashboard, and in tests others. */
-  clients: { clientId: string; origin: string }[];
+  clients: string[];
+  /** Where the dashboard may be opened: `http://127.0.0.1:<port>` and `http://localhost:<port>`. */
+  origins: string[];
 }
 
-/** A public client whose redirect URIs are the dashboard's routes on `origin`. */
-function publicClient({ clientId, origin }: { clientId: string; origin: string }): ClientMetadata {
+/** A public client whose redirect URIs are the dashboard's routes on each of `origins`. */
+function publicClient(clientId: string, origins: string[]): ClientMetadata {
   return {
     client_id: clientId,
     token_endpoint_auth_method: 'none',
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
-    redirect_uris: [`${origin}/callback`],
-    post_logout_redirect_uris: [`${origin}/`],
+    redirect_uris: origins.map((origin) => `${origin}/callback`),
+    post_logout_redirect_uris: origins.map((origin) => `${origin}/`),
   };
 }
 
@@ -47,7 +49,9 @@ function publicClient({ clientId, origin }: { clientId: string; origin: string }
 export function createOidcProvider(options: OidcProviderOptions): Provider {
   const { accounts, apiResource } = options;
   const configuration: Configuration = {
-    clients: options.clients.map(publicClient),
+    clients: options.clients.map((clientId) => publicClient(clientId, options.origins)),
+    // The dashboard's token and userinfo calls come from the origins of its redirect URIs.
+    clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
     jwks: options.keys.jwks as Configuration['jwks'],
     cookies: { keys: options.keys.cookieKeys },
     pkce: { required: () => true },

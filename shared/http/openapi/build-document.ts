@@ -86,7 +86,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], operati
     tags: [...new Set(routes.map((route) => route.path.split('/')[1]))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' } },
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, or a signed-in person’s OpenID Connect access token: `Authorization: Bearer <token>`.' } },
       schemas: componentSchemas(responseSchemas),
     },
   };

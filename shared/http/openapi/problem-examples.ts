@@ -3,7 +3,7 @@ import { problemTypeUri, STATUS_TITLES } from '#shared/http/problem';
 /** The code each error status's example shows (every code: GET /v1/problems). */
 const EXAMPLE_CODES: Record<number, { code: string; detail: string }> = {
   400: { code: 'validation_error', detail: 'The request does not match the documented shape.' },
-  401: { code: 'unauthorized', detail: 'Send a valid API key as `Authorization: Bearer <key>`.' },
+  401: { code: 'unauthorized', detail: 'Send a valid API key or a signed-in person’s access token as `Authorization: Bearer <token>`.' },
   403: { code: 'forbidden', detail: 'The API key may not call this route.' },
   404: { code: 'task_not_found', detail: 'No task with id task_01JZZZZZZZZZZZZZZZZZZZZZZZ.' },
   406: { code: 'not_acceptable', detail: 'The event stream serves text/event-stream only.' },

@@ -2,6 +2,7 @@
 export const PEOPLE = {
   adminA: { email: 'admin@tenant-a.example', password: 'browser-admin-a-pass', tenant: 'tenant_a', role: 'admin' },
   viewerA: { email: 'viewer@tenant-a.example', password: 'browser-viewer-a-pass', tenant: 'tenant_a', role: 'viewer' },
+  approverA: { email: 'approver@tenant-a.example', password: 'browser-approver-a-pass', tenant: 'tenant_a', role: 'approver' },
   adminB: { email: 'admin@tenant-b.example', password: 'browser-admin-b-pass', tenant: 'tenant_b', role: 'admin' },
 } as const;
 

@@ -14,6 +14,12 @@ const TONES: Record<string, 'ok' | 'bad' | 'wait' | 'busy' | 'plain'> = {
   pending: 'wait',
   awaiting_approval: 'wait',
   running: 'busy',
+  critical: 'bad',
+  high: 'bad',
+  medium: 'wait',
+  open: 'wait',
+  fixed: 'ok',
+  dismissed: 'plain',
 };
 
 /** A status word with a colour that repeats, never replaces, the word. */

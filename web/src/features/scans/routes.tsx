@@ -1,13 +1,12 @@
 import type { RouteObject } from 'react-router';
-import { Page } from '../../components/page';
+import { ProjectPage } from './project-page';
+import { ProjectsPage } from './projects-page';
+import { RuleHistoryPage } from './rule-history-page';
+import { ScanPage } from './scan-page';
 
-/** Scans: not built yet; its helper replaces this placeholder with the real pages. */
-function ScansPage() {
-  return (
-    <Page title="Scans" intro="Scan your sites for accessibility, security and AI-readiness issues.">
-      <p className="empty">This page is on its way.</p>
-    </Page>
-  );
-}
-
-export const scansRoutes: RouteObject[] = [{ path: 'scans', element: <ScansPage /> }];
+export const scansRoutes: RouteObject[] = [
+  { path: 'scans', element: <ProjectsPage /> },
+  { path: 'scans/projects/:projectId', element: <ProjectPage /> },
+  { path: 'scans/projects/:projectId/rules/:ruleId', element: <RuleHistoryPage /> },
+  { path: 'scans/:scanId', element: <ScanPage /> },
+];
