@@ -30,7 +30,7 @@ export interface BenchConfig {
   phases: Phase[];
 }
 
-export const PHASES = ['bundles', 'routes', 'metering', 'end-to-end'] as const;
+export const PHASES = ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard'] as const;
 export type Phase = (typeof PHASES)[number];
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

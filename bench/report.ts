@@ -131,6 +131,26 @@ function bundlesSection(results: BenchResults): string[] {
   ];
 }
 
+function dashboardSection(results: BenchResults): string[] {
+  const dashboard = results.dashboard;
+  if (!dashboard) return [];
+  const { authorizer } = dashboard;
+  return [
+    '### Dashboard',
+    '',
+    `Initial JavaScript: ${dashboard.initialJavaScript.files.map((file) => `\`${file.path}\` ${num(file.bytes / 1024)} KB, ${num(file.gzipBytes / 1024, 1)} KB gzipped`).join('; ')}. Pages load their own code when opened.`,
+    '',
+    'List pages in headless Chromium on loopback, each loaded afresh, median:',
+    '',
+    ...table(['Page', 'First contentful paint ms', 'Content shown ms'], dashboard.listPages.map((page) => [page.path, num(page.firstPaintMs), num(page.contentMs)])),
+    '',
+    `A new event on an open task page (from the API's answer to the row on screen; stream poll ${dashboard.streamPollMs} ms): p50 / p99 ${ms(dashboard.taskPageEvent)} ms over ${dashboard.taskPageEvent.count} events.`,
+    '',
+    `Authorizer, every request checked (cache off), GET /me, ${authorizer.requests} requests each: API key p50 / p99 ${ms(authorizer.apiKey)} ms; a person's access token ${ms(authorizer.accessToken)} ms; the token adds ${num(authorizer.addedP50Ms, 1)} ms at the median.`,
+    '',
+  ];
+}
+
 function endToEndSection(results: BenchResults): string[] {
   if (!results.endToEnd) return [];
   return [
@@ -157,11 +177,13 @@ export function renderResults(results: BenchResults): string {
     `${results.generatedAt}, commit \`${results.commit}\`, ${results.config.quick ? '**quick run** (BENCH_QUICK=1: short windows, noisy figures)' : 'full run'}. ` +
       `Node ${machine.node} on ${machine.platform}/${machine.arch}, ${machine.cpus} × ${machine.cpuModel}, ${num(machine.memoryGb)} GB, load average at start ${machine.loadAverage.map((value) => num(value, 2)).join(' ')}.`,
     '',
+    ...(results.carriedOver ? [`Not measured in this run, kept from the run of ${results.carriedOver.generatedAt} (commit \`${results.carriedOver.commit}\`): ${results.carriedOver.phases.join(', ')}.`, ''] : []),
     ...targetsSection(checkTargets(results)),
     ...routesSection(results),
     ...meteringSection(results),
     ...bundlesSection(results),
     ...endToEndSection(results),
+    ...dashboardSection(results),
     END_MARKER,
   ].join('\n');
 }

@@ -1,3 +1,6 @@
+import type { AuthorizerLatency } from './dashboard/authorizer-latency';
+import type { ListPageTiming } from './dashboard/browser-timings';
+import type { InitialJavaScript } from './dashboard/initial-javascript';
 import type { BenchConfig } from './config';
 import type { CostBreakdown, UnitUsage } from './cost';
 import type { LoadResult } from './load';
@@ -14,6 +17,20 @@ export interface BenchResults {
   metering?: MeteredScenario[];
   bundles?: BundleReport;
   endToEnd?: EndToEndRun[];
+  dashboard?: DashboardReport;
+  /** Phases this run did not measure, kept from an earlier run (BENCH_PHASES). */
+  carriedOver?: { commit: string; generatedAt: string; phases: string[] };
+}
+
+/** The dashboard phase (bench/phases/dashboard.ts). */
+export interface DashboardReport {
+  initialJavaScript: InitialJavaScript;
+  authorizer: AuthorizerLatency;
+  listPages: ListPageTiming[];
+  /** From the API's answer (the event is written) to the row on an open task page. */
+  taskPageEvent: LatencySummary;
+  /** The stream's poll interval the target adds 200 ms to. */
+  streamPollMs: number;
 }
 
 export interface MachineInfo {

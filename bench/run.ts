@@ -18,7 +18,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_FILE = join(root, 'bench/results.json');
 const DOCUMENT = join(root, 'docs/benchmarks.md');
 
-const RESULT_KEY: Record<Phase, 'bundles' | 'routes' | 'metering' | 'endToEnd'> = { bundles: 'bundles', routes: 'routes', metering: 'metering', 'end-to-end': 'endToEnd' };
+const RESULT_KEY: Record<Phase, 'bundles' | 'routes' | 'metering' | 'endToEnd' | 'dashboard'> = { bundles: 'bundles', routes: 'routes', metering: 'metering', 'end-to-end': 'endToEnd', dashboard: 'dashboard' };
 
 /** Runs one phase; its stdout (handler logs) is discarded, its stderr (progress, warnings) shown. */
 function runPhase(phase: Phase, outFile: string): Promise<void> {
@@ -51,12 +51,27 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
+carryOverPhasesNotRun(results);
 writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
 const document = existsSync(DOCUMENT) ? readFileSync(DOCUMENT, 'utf8') : '# Benchmarks\n';
 writeFileSync(DOCUMENT, updateDocument(document, renderResults(results)));
 console.log('');
 for (const line of consoleSummary(results)) console.log(line);
 console.log(`\nWrote ${RESULTS_FILE} and the results section of ${DOCUMENT}.`);
+/**
+ * A run of some phases (BENCH_PHASES) keeps the other phases' figures of the last run, saying
+ * which run they come from, so docs/benchmarks.md never loses a section to a partial run.
+ */
+function carryOverPhasesNotRun(current: BenchResults): void {
+  if (!existsSync(RESULTS_FILE)) return;
+  const previous = JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as BenchResults;
+  const carried = (Object.keys(RESULT_KEY) as Phase[]).filter((phase) => !config.phases.includes(phase) && previous[RESULT_KEY[phase]] !== undefined);
+  if (carried.length === 0) return;
+  for (const phase of carried) (current as unknown as Record<string, unknown>)[RESULT_KEY[phase]] = previous[RESULT_KEY[phase]];
+  const source = previous.carriedOver && carried.every((phase) => previous.carriedOver!.phases.includes(phase)) ? previous.carriedOver : { commit: previous.commit, generatedAt: previous.generatedAt, phases: [] };
+  current.carriedOver = { commit: source.commit, generatedAt: source.generatedAt, phases: carried };
+}
+
 if (failed.length > 0) {
   console.log(`Phases that failed (their figures are missing): ${failed.join(', ')}.`);
   process.exitCode = 1;

@@ -9,6 +9,12 @@ export const TARGETS = {
   /** An API handler's module init within this multiple of the bare DynamoDB handler's. */
   initMultipleOfFloor: 1.5,
   endToEndErrors: 0,
+  /** The dashboard's first visit downloads at most this much JavaScript, gzipped. */
+  dashboardInitialJsGzipKb: 200,
+  /** An open task page shows a new event within the stream's poll interval plus this. */
+  taskPageEventSlackMs: 200,
+  /** A list page shows its content this soon after navigation starts, on loopback. */
+  listPageContentMs: 1000,
 } as const;
 
 export interface TargetCheck {
@@ -45,5 +51,19 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   for (const run of results.endToEnd ?? []) {
     checks.push({ target: `end to end, ${run.producers} producer(s) for ${run.seconds} s: zero errors`, figure: `${run.errors} error(s) in ${run.tasksCreated} tasks`, met: run.errors === TARGETS.endToEndErrors && run.tasksCreated > 0 });
   }
+  checks.push(...dashboardChecks(results));
   return checks;
+}
+
+function dashboardChecks(results: BenchResults): TargetCheck[] {
+  const dashboard = results.dashboard;
+  if (!dashboard) return [];
+  const kb = dashboard.initialJavaScript.gzipBytes / 1024;
+  const eventBound = dashboard.streamPollMs + TARGETS.taskPageEventSlackMs;
+  const slowest = dashboard.listPages.reduce((worst, page) => (page.contentMs > worst.contentMs ? page : worst), dashboard.listPages[0]);
+  return [
+    { target: `dashboard initial JavaScript ≤ ${TARGETS.dashboardInitialJsGzipKb} KB gzipped`, figure: `${fmt(kb, 1)} KB in ${dashboard.initialJavaScript.files.length} file(s)`, met: kb <= TARGETS.dashboardInitialJsGzipKb },
+    { target: `task page shows a new event within the poll interval + ${TARGETS.taskPageEventSlackMs} ms (${eventBound} ms), p99`, figure: `p50 ${fmt(dashboard.taskPageEvent.p50, 0)} ms, p99 ${fmt(dashboard.taskPageEvent.p99, 0)} ms of ${dashboard.taskPageEvent.count}`, met: dashboard.taskPageEvent.p99 <= eventBound },
+    { target: `every list page shows its content ≤ ${TARGETS.listPageContentMs} ms after navigation (median)`, figure: slowest ? `slowest ${slowest.path}: ${fmt(slowest.contentMs, 0)} ms (first paint ${fmt(slowest.firstPaintMs, 0)} ms)` : 'no pages', met: dashboard.listPages.every((page) => page.contentMs <= TARGETS.listPageContentMs) },
+  ];
 }

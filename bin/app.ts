@@ -4,7 +4,7 @@ import { addNagChecks } from '#lib/nag';
 
 const app = new App();
 const stack = new GatehouseStack(app, 'Gatehouse', {
-  description: 'Gatehouse: agent tasks behind an API-key authorized REST API',
+  description: 'Gatehouse: agent tasks behind an authorized REST API, and its dashboard',
   // Environment-agnostic unless the CLI knows the account (`cdk deploy` with credentials).
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
