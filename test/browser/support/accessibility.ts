@@ -1,10 +1,36 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { accessibilityDetector } from '#shared/scans/detectors/accessibility';
+import { severityForImpact } from '#shared/scans/detectors/accessibility-rules';
+import { SEVERITIES, type Severity } from '#shared/scans/model';
 
-/** axe-core on the page as it is now: no serious or critical violation (WCAG 2.x A and AA rules). */
-export async function expectAccessible(page: Page): Promise<void> {
+const BLOCKING_IMPACTS = ['serious', 'critical'] as const;
+
+// Our detector maps axe impacts one step down (serious is `medium`), so "serious or critical"
+// is every severity from serious's upwards.
+const BLOCKING_SEVERITIES: Severity[] = SEVERITIES.slice(0, SEVERITIES.indexOf(severityForImpact('serious')) + 1);
+
+/** axe-core in the browser (WCAG 2.x A and AA rules): its serious and critical violations. */
+async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const blocking = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  const report = blocking.map((violation) => `${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.nodes.map((node) => node.target.join(' ')).join('\n  ')}`);
-  expect(report, `accessibility violations on ${page.url()}`).toEqual([]);
+  const blocking = results.violations.filter((violation) => (BLOCKING_IMPACTS as readonly string[]).includes(violation.impact ?? ''));
+  return blocking.map((violation) => `axe ${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.nodes.map((node) => node.target.join(' ')).join('\n  ')}`);
+}
+
+/**
+ * The service's own accessibility detector, as a scan would run it, on a crawl of one page: the
+ * DOM as rendered now (`page.content()`), at the scan's default level (AA).
+ */
+async function detectorFindings(page: Page): Promise<string[]> {
+  const url = page.url();
+  const body = await page.content();
+  const fetched = { url, final_url: url, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, set_cookies: [], content_type: 'text/html; charset=utf-8', body, truncated: false };
+  const findings = await accessibilityDetector.run({ target: url, crawl: { pages: [fetched], problems: [] }, fetchPath: async () => undefined, options: {} });
+  return findings.filter((finding) => BLOCKING_SEVERITIES.includes(finding.severity)).map((finding) => `detector ${finding.rule_id} (${finding.severity}): ${finding.title}\n  ${finding.location.selector ?? ''} ${finding.location.snippet ?? ''}`);
+}
+
+/** The page as it is now: no serious or critical violation, by axe-core nor by our own accessibility detector. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const [axe, detector] = await Promise.all([axeViolations(page), detectorFindings(page)]);
+  expect([...axe, ...detector], `accessibility violations on ${page.url()}`).toEqual([]);
 }

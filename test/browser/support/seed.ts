@@ -19,8 +19,13 @@ interface Agent {
   name: string;
 }
 
-/** The tenant's agent of that slug, deployed under `name` if it is not yet. */
+/**
+ * The tenant's agent of that slug or alias, deployed under `name` if it is not yet. A tenant
+ * deploys a slug once, so an agent an earlier spec deployed keeps the name it was given then.
+ */
 export async function ensureAgent(baseUrl: string, tenant: Tenant, slug: string, name: string): Promise<Agent> {
-  const { agents } = await callApi<{ agents: Agent[] }>(baseUrl, tenant, 'GET', '/agents');
-  return agents.find((agent) => agent.name === name) ?? callApi<Agent>(baseUrl, tenant, 'POST', '/agents/deploy', { agent_slug: slug, name });
+  const deployed = await fetch(`${baseUrl}/v1/agents/${encodeURIComponent(slug)}`, { headers: { Authorization: `Bearer ${API_KEYS[tenant]}` } });
+  if (deployed.ok) return (await deployed.json()) as Agent;
+  if (deployed.status !== 404) throw new Error(`GET /agents/${slug} answered ${deployed.status}: ${await deployed.text()}`);
+  return callApi<Agent>(baseUrl, tenant, 'POST', '/agents/deploy', { agent_slug: slug, name });
 }
