@@ -68,7 +68,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, author
   if (declaresTooLargeBody(request)) return refuseTooLargeBody(request);
   const method = (request.method ?? 'GET').toUpperCase();
   // Everything outside /v1, /oidc and /health is the dashboard, as CloudFront serves it on AWS.
-  if (isDashboardRequest(method, url.pathname)) return serveDashboard(request, response, url.pathname);
+  if (isDashboardRequest(method, url.pathname, String(request.headers.accept ?? ''))) return serveDashboard(request, response, url.pathname);
   const match = matchRoute(method, url.pathname);
   if (!match) {
     request.resume();

@@ -7,6 +7,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { DASHBOARD_DIST_DIR } from '#lib/bundling/dashboard-build';
+import { problemResponse } from '#shared/http/problem';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -35,9 +36,16 @@ export const DASHBOARD_SECURITY_HEADERS: Record<string, string> = {
 
 const NOT_DASHBOARD = [/^\/v\d+(\/|$)/, /^\/oidc(\/|$)/, /^\/health\/?$/];
 
-/** GET or HEAD of a path the API, the OpenID provider and /health do not own. */
-export function isDashboardRequest(method: string, pathname: string): boolean {
-  return (method === 'GET' || method === 'HEAD') && !NOT_DASHBOARD.some((pattern) => pattern.test(pathname));
+/**
+ * GET or HEAD of a path the API, the OpenID provider and /health do not own: a file of the app
+ * (a name with an extension), or a page of it asked for by a browser (`Accept: text/html`). An API
+ * client's request for any other path (`curl /tasks`, `fetch('/v2/tasks')`) stays the API's 404
+ * route_not_found, as the API's own origin answers it on AWS.
+ */
+export function isDashboardRequest(method: string, pathname: string, accept = ''): boolean {
+  if ((method !== 'GET' && method !== 'HEAD') || NOT_DASHBOARD.some((pattern) => pattern.test(pathname))) return false;
+  const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return lastSegment.includes('.') || /\btext\/html\b/i.test(accept);
 }
 
 /** `/config.json` for this runtime: the API on the same origin, sign-in at the embedded provider. */
@@ -95,7 +103,11 @@ export function serveDashboard(request: IncomingMessage, response: ServerRespons
   const found = locate(distDir, pathname === '/' ? '/index.html' : pathname);
   if (found === 'refused') return text(response, method, 400, 'Bad request.');
   if (found !== 'missing') return serveFile(response, method, distDir, found.file);
-  // A path with an extension is a file that is not there; any other path is one of the app's pages.
-  if (extname(pathname)) return text(response, method, 404, 'Not found.');
+  // A path with an extension is a file that is not there (answered as the API answers a path it
+  // does not know, so a client cannot tell the two apart); any other path is one of the app's pages.
+  if (extname(pathname)) {
+    const notFound = problemResponse({ status: 404, code: 'route_not_found', detail: `No route matches ${method} ${pathname}.` });
+    return answer(response, method, 404, notFound.headers as Record<string, string>, notFound.body);
+  }
   serveFile(response, method, distDir, index);
 }

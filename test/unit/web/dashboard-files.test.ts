@@ -84,6 +84,8 @@ describe('the dashboard files', () => {
 
     expect(answer.status).toBe(404);
     expect(answer.body).not.toContain('<title>app</title>');
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(answer.body).code).toBe('route_not_found');
   });
 
   it.each(['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt', '/%00index.html', '/%E0%A4%A'])('refuses a path that tries to leave dist: %s', async (path) => {
@@ -123,12 +125,23 @@ describe('the dashboard files', () => {
   });
 
   it('leaves /v1, /oidc, /health and methods other than GET and HEAD to the API', () => {
-    expect(isDashboardRequest('GET', '/v1/agents')).toBe(false);
-    expect(isDashboardRequest('GET', '/v1')).toBe(false);
-    expect(isDashboardRequest('GET', '/oidc/auth')).toBe(false);
-    expect(isDashboardRequest('GET', '/health')).toBe(false);
-    expect(isDashboardRequest('POST', '/agents')).toBe(false);
-    expect(isDashboardRequest('GET', '/agents')).toBe(true);
-    expect(isDashboardRequest('HEAD', '/v1x')).toBe(true);
+    const html = 'text/html,application/xhtml+xml,*/*;q=0.8';
+    expect(isDashboardRequest('GET', '/v1/agents', html)).toBe(false);
+    expect(isDashboardRequest('GET', '/v1', html)).toBe(false);
+    expect(isDashboardRequest('GET', '/oidc/auth', html)).toBe(false);
+    expect(isDashboardRequest('GET', '/health', html)).toBe(false);
+    expect(isDashboardRequest('POST', '/agents', html)).toBe(false);
+    expect(isDashboardRequest('GET', '/agents', html)).toBe(true);
+    expect(isDashboardRequest('HEAD', '/v1x', html)).toBe(true);
+  });
+
+  it('serves pages to browsers and files to anyone, and leaves API clients their 404', () => {
+    expect(isDashboardRequest('GET', '/', 'text/html')).toBe(true);
+    expect(isDashboardRequest('GET', '/tasks/tsk_1', 'text/html,*/*;q=0.8')).toBe(true);
+    expect(isDashboardRequest('GET', '/assets/index-abc.js', '*/*')).toBe(true);
+    expect(isDashboardRequest('GET', '/config.json', 'application/json')).toBe(true);
+    expect(isDashboardRequest('GET', '/', '')).toBe(false);
+    expect(isDashboardRequest('GET', '/tasks', 'application/json')).toBe(false);
+    expect(isDashboardRequest('GET', '/v2/tasks', '*/*')).toBe(false);
   });
 });
