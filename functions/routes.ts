@@ -98,6 +98,7 @@ const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/webhooks/{webhook_id}', handler: 'functions/webhooks/delete-webhook.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
   { method: 'POST', path: '/webhooks/{webhook_id}/rotate-secret', handler: 'functions/webhooks/rotate-webhook-secret.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', encryptSecrets: true } },
   { method: 'GET', path: '/webhooks/{webhook_id}/deliveries', handler: 'functions/webhooks/list-deliveries.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/webhooks/{webhook_id}/deliveries/{delivery_id}', handler: 'functions/webhooks/get-delivery.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   { method: 'POST', path: '/webhooks/{webhook_id}/deliveries/{delivery_id}/resend', handler: 'functions/webhooks/resend-delivery.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', dispatchDeliveries: true } },
   { method: 'POST', path: '/webhooks/{webhook_id}/recover', handler: 'functions/webhooks/recover-deliveries.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', dispatchDeliveries: true } },
 

@@ -78,6 +78,7 @@ export const operations: Record<string, OperationSpec> = {
     example: { secret: 'whsec-rotated-0123456789', overlap_hours: 24 },
   },
   'GET /webhooks/{webhook_id}/deliveries': { summary: "List a subscription's deliveries", request: { params: webhooks.webhookParams, query: webhooks.listDeliveriesQuery }, responses: ok('DeliveryList') },
+  'GET /webhooks/{webhook_id}/deliveries/{delivery_id}': { summary: 'Read a delivery with its request and responses', request: { params: webhooks.deliveryParams }, responses: ok('DeliveryDetail') },
   'POST /webhooks/{webhook_id}/deliveries/{delivery_id}/resend': { summary: 'Send a delivery again', request: { params: webhooks.deliveryParams }, responses: accepted('Delivery') },
   'POST /webhooks/{webhook_id}/recover': { summary: 'Queue failed deliveries since a time again', request: { params: webhooks.webhookParams, body: webhooks.recoverBody }, responses: accepted('DeliveryRecovery'), example: { since: '2026-01-01T00:00:00Z' } },
 

@@ -40,6 +40,22 @@ export function secretContext(webhook: Pick<Webhook, 'tenant_id' | 'webhook_id'>
   return { tenant_id: webhook.tenant_id, webhook_id: webhook.webhook_id, purpose: 'webhook-signing-secret' };
 }
 
+/** The request an attempt sent: its signature headers are HMACs of the body, never the secret. */
+export interface SentRequest {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** The start of what the receiver answered, kept so a person can see why an attempt failed. */
+export interface ResponseExcerpt {
+  status_code: number;
+  content_type?: string;
+  /** The body's first bytes as UTF-8 text (RESPONSE_EXCERPT_BYTES at most). */
+  body: string;
+  /** The body went on past `body`, or was cut short (deadline, reset) before it ended. */
+  truncated: boolean;
+}
+
 export interface DeliveryAttempt {
   attempt: number;
   at: string;
@@ -47,7 +63,17 @@ export interface DeliveryAttempt {
   latency_ms: number;
   error?: string;
   ok: boolean;
+  /** Kept for the latest ATTEMPT_DETAILS_KEPT attempts only; removed from older ones. */
+  request?: SentRequest;
+  response?: ResponseExcerpt;
 }
+
+/**
+ * Attempts whose request and response stay stored. A delivery makes up to 125 attempts per round
+ * and a resend starts another: with every excerpt kept, a failing endpoint's delivery item would
+ * outgrow DynamoDB's item limit, and each attempt's write is billed by the whole item.
+ */
+export const ATTEMPT_DETAILS_KEPT = 10;
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed' | 'skipped';
 
@@ -80,6 +106,11 @@ export interface Delivery {
   failure_reason?: 'retries_exhausted' | 'endpoint_disabled' | 'webhook_deleted';
 }
 
+/** An attempt as lists show it: the outcome, without the request and response kept with it. */
+function attemptSummary({ request: _request, response: _response, ...summary }: DeliveryAttempt) {
+  return summary;
+}
+
 export function renderDelivery(delivery: Delivery) {
   return {
     delivery_id: delivery.event_id,
@@ -87,9 +118,28 @@ export function renderDelivery(delivery: Delivery) {
     event_type: delivery.event_type,
     status: delivery.status,
     attempt_count: delivery.attempt_count,
-    attempts: delivery.attempts,
+    attempts: delivery.attempts.map(attemptSummary),
     created_at: delivery.created_at,
     ...(delivery.next_attempt_at ? { next_attempt_at: delivery.next_attempt_at } : {}),
     ...(delivery.failure_reason ? { failure_reason: delivery.failure_reason } : {}),
+  };
+}
+
+/**
+ * One delivery with what went over the wire: the request of its latest attempt that kept one (the
+ * exact body, and the headers as sent) and each attempt's response excerpt. Before any attempt,
+ * `request` has the subscription's URL and no headers yet.
+ */
+export function renderDeliveryDetail(delivery: Delivery, body: string, currentUrl: string) {
+  const sent = delivery.attempts.findLast((attempt) => attempt.request !== undefined);
+  return {
+    ...renderDelivery(delivery),
+    request: {
+      method: 'POST' as const,
+      url: sent?.request?.url ?? currentUrl,
+      ...(sent ? { attempt: sent.attempt, headers: sent.request!.headers } : {}),
+      body,
+    },
+    attempts: delivery.attempts.map(({ request: _request, ...attempt }) => attempt),
   };
 }

@@ -240,6 +240,8 @@ async function attemptOnce(message: DeliveryMessage, known: Known, options: Deli
     latency_ms: result.latencyMs,
     ...(result.statusCode !== undefined ? { status_code: result.statusCode } : {}),
     ...(result.error ? { error: result.error } : {}),
+    request: { url: webhook.url, headers },
+    ...(result.response ? { response: result.response } : {}),
   };
 
   // A chain stops behind a duplicate worker; a failed write only leaves the previous delivery open

@@ -3,7 +3,7 @@ import { webhookRepository } from '#shared/adapters/dynamodb/webhook-repository'
 import { systemClock } from '#shared/domain/clock';
 import { NotFoundError } from '#shared/domain/errors';
 import type { EventType } from '#shared/domain/event';
-import type { DeliveryStatus, Webhook } from '#shared/domain/webhook';
+import type { Delivery, DeliveryStatus, Webhook } from '#shared/domain/webhook';
 
 /** Loopback receivers are allowed only where the deployment says so (the local runtime). */
 export function allowLoopbackWebhooks(): boolean {
@@ -49,4 +49,12 @@ export function deleteWebhook(tenantId: string, webhookId: string): Promise<void
 export async function listDeliveries(tenantId: string, webhookId: string, query: { limit: number; cursor?: string; status?: DeliveryStatus }) {
   await getWebhook(tenantId, webhookId);
   return webhookRepository.listDeliveries(tenantId, webhookId, query);
+}
+
+/** One delivery of a subscription with the exact body it sends; 404 for either unknown id. */
+export async function getDelivery(tenantId: string, webhookId: string, deliveryId: string): Promise<{ webhook: Webhook; delivery: Delivery; body: string }> {
+  const webhook = await getWebhook(tenantId, webhookId);
+  const delivery = await webhookRepository.getDelivery(tenantId, webhookId, deliveryId);
+  if (!delivery) throw new NotFoundError('delivery', deliveryId);
+  return { webhook, delivery, body: await webhookRepository.bodyOf(delivery) };
 }

@@ -1,7 +1,9 @@
 import { expect, test } from './support/fixtures';
 import { expectAccessible } from './support/accessibility';
 import { PEOPLE } from './support/people';
+import { callApi, ensureAgent } from './support/seed';
 import { signIn } from './support/session';
+import { startReceiver } from '../support/webhook-receiver';
 
 test('an admin adds a webhook and sees its signing secret once; a viewer cannot add one', async ({ page, browser, baseURL }) => {
   await signIn(page, PEOPLE.adminA, '/webhooks');
@@ -49,4 +51,36 @@ test('an admin adds a webhook and sees its signing secret once; a viewer cannot 
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete webhook' }).click();
   await expect(page).toHaveURL(/\/webhooks$/);
   await expect(page.getByText('http://127.0.0.1:9/browser-hooks')).toHaveCount(0);
+});
+
+test('a viewer opens a delivery and sees the request it sent and the response it got', async ({ page, baseURL }) => {
+  const receiver = await startReceiver(() => ({ status: 200, body: JSON.stringify({ received: true, note: 'n'.repeat(5 * 1024) }) }));
+  const webhook = await callApi<{ webhook_id: string }>(baseURL!, 'tenant_a', 'POST', '/webhooks', { url: receiver.url, events: ['task.complete'], secret: 'browser-test-secret-0123456789' });
+  try {
+    await ensureAgent(baseURL!, 'tenant_a', 'ai-readiness', 'Compliance');
+    await callApi(baseURL!, 'tenant_a', 'POST', '/tasks', { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } });
+    await expect
+      .poll(async () => (await callApi<{ deliveries: { status: string }[] }>(baseURL!, 'tenant_a', 'GET', `/webhooks/${webhook.webhook_id}/deliveries`)).deliveries[0]?.status, { timeout: 45_000 })
+      .toBe('succeeded');
+
+    await signIn(page, PEOPLE.viewerA, `/webhooks/${webhook.webhook_id}`);
+    const disclosure = page.getByRole('button', { name: /Show request and responses/ });
+    await expect(disclosure).toHaveAttribute('aria-expanded', 'false');
+    await disclosure.click();
+
+    await expect(page.getByRole('button', { name: /Hide request and responses/ })).toHaveAttribute('aria-expanded', 'true');
+    const request = page.getByRole('region', { name: /^Request of delivery/ });
+    await expect(request).toContainText(`POST ${receiver.url}`);
+    await expect(request).toContainText('X-Service-Signature');
+    await expect(request.getByLabel(/^Request body of delivery/)).toContainText('"type": "task.complete"');
+    const responses = page.getByRole('region', { name: /^Responses of delivery/ });
+    await expect(responses).toContainText('HTTP 200');
+    await expect(responses).toContainText('text/plain');
+    await expect(responses.getByLabel(/^Response body of attempt 1/)).toContainText('{"received":true,"note":"nnn');
+    await expect(responses).toContainText('truncated');
+    await expectAccessible(page);
+  } finally {
+    await callApi(baseURL!, 'tenant_a', 'DELETE', `/webhooks/${webhook.webhook_id}`);
+    await receiver.close();
+  }
 });

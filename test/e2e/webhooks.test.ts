@@ -109,6 +109,31 @@ describe('webhooks end to end with loopback receivers', () => {
     expect(deliveries[0].attempts[0]).toMatchObject({ ok: false, latency_ms: expect.any(Number), at: expect.any(String) });
   });
 
+  it('shows one delivery with the request as sent and the start of each response, to its tenant only', async () => {
+    const receiver = await startReceiver((request) => (request === 1 ? { status: 500, body: `boom ${'x'.repeat(5 * 1024)}` } : 200));
+    cleanups.push(receiver.close);
+    const webhook = await subscribe(receiver.url);
+    await runTask();
+    const listed = await eventually(async () => {
+      const { body } = await a('GET', `/webhooks/${webhook.webhook_id}/deliveries`);
+      return body.deliveries[0]?.status === 'succeeded' ? body.deliveries[0] : undefined;
+    });
+
+    const { status, body: detail } = await a('GET', `/webhooks/${webhook.webhook_id}/deliveries/${listed.delivery_id}`);
+
+    expect(status).toBe(200);
+    const sent = receiver.received[1];
+    expect(detail).toMatchObject({ delivery_id: listed.delivery_id, status: 'succeeded', attempt_count: 2, request: { method: 'POST', url: receiver.url, attempt: 2, body: sent.body } });
+    for (const name of ['X-Service-Signature', 'X-Service-Timestamp', 'webhook-signature', 'webhook-timestamp', 'X-Service-Delivery']) expect(detail.request.headers[name]).toBe(sent.headers[name.toLowerCase()]);
+    expect(await verifyGithubSignature(secret, detail.request.body, detail.request.headers['X-Service-Signature'])).toBe(true);
+    expect(JSON.stringify(detail)).not.toContain(secret);
+    expect(detail.attempts[0].response).toEqual({ status_code: 500, content_type: 'text/plain', body: `boom ${'x'.repeat(1024 - 5)}`, truncated: true });
+    expect(detail.attempts[1].response).toEqual({ status_code: 200, content_type: 'text/plain', body: 'ok', truncated: false });
+    expect(listed.attempts[0].response).toBeUndefined();
+    expect((await b('GET', `/webhooks/${webhook.webhook_id}/deliveries/${listed.delivery_id}`)).body.code).toBe('webhook_not_found');
+    expect((await a('GET', `/webhooks/${webhook.webhook_id}/deliveries/evt_unknown`)).body.code).toBe('delivery_not_found');
+  });
+
   it('keeps retrying a receiver that never answers, logging each timeout', async () => {
     const receiver = await startReceiver(() => 'silence');
     cleanups.push(receiver.close);

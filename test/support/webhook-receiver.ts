@@ -8,10 +8,11 @@ export interface ReceivedDelivery {
 
 /**
  * A loopback webhook receiver whose answer each test decides: a status per request, or silence
- * (never answers), given `delayMs` after the request arrived (a slow receiver). It records every
- * request it gets, as it arrives.
+ * (never answers), given `delayMs` after the request arrived (a slow receiver); a status alone is
+ * answered with the text `ok`, or the answer names its body. It records every request it gets, as
+ * it arrives.
  */
-export async function startReceiver(answer: (request: number, delivery: ReceivedDelivery) => number | 'silence', options: { delayMs?: number } = {}): Promise<{ url: string; received: ReceivedDelivery[]; close(): Promise<void> }> {
+export async function startReceiver(answer: (request: number, delivery: ReceivedDelivery) => number | 'silence' | { status: number; body: string }, options: { delayMs?: number } = {}): Promise<{ url: string; received: ReceivedDelivery[]; close(): Promise<void> }> {
   const received: ReceivedDelivery[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -19,11 +20,12 @@ export async function startReceiver(answer: (request: number, delivery: Received
     request.on('end', () => {
       const delivery = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       received.push(delivery);
-      const status = answer(received.length, delivery);
-      if (status === 'silence') return;
+      const answered = answer(received.length, delivery);
+      if (answered === 'silence') return;
+      const { status, body } = typeof answered === 'number' ? { status: answered, body: 'ok' } : answered;
       setTimeout(() => {
         response.writeHead(status, { 'Content-Type': 'text/plain' });
-        response.end('ok');
+        response.end(body);
       }, options.delayMs ?? 0);
     });
   });

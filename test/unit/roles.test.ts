@@ -38,6 +38,7 @@ const EXPECTED: Record<string, Role | null> = {
   'DELETE /webhooks/{webhook_id}': 'admin',
   'POST /webhooks/{webhook_id}/rotate-secret': 'admin',
   'GET /webhooks/{webhook_id}/deliveries': 'viewer',
+  'GET /webhooks/{webhook_id}/deliveries/{delivery_id}': 'viewer',
   'POST /webhooks/{webhook_id}/deliveries/{delivery_id}/resend': 'admin',
   'POST /webhooks/{webhook_id}/recover': 'admin',
   'POST /projects': 'operator',

@@ -13,7 +13,7 @@ import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { ServiceEvent } from '#shared/domain/event';
 import { NotFoundError } from '#shared/domain/errors';
-import type { Delivery, DeliveryAttempt, DeliveryStatus, Webhook } from '#shared/domain/webhook';
+import { ATTEMPT_DETAILS_KEPT, type Delivery, type DeliveryAttempt, type DeliveryStatus, type Webhook } from '#shared/domain/webhook';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -165,20 +165,26 @@ export class DynamoWebhookRepository {
   /**
    * Appends attempt number `attempt.attempt` and the delivery's new status, once: the write
    * holds only if exactly the attempts before it were recorded. The attempt is counted in the
-   * tenant's usage in the same transaction, so exactly once.
+   * tenant's usage in the same transaction, so exactly once. The attempt that falls out of the
+   * latest ATTEMPT_DETAILS_KEPT loses its request and response in the same write, which keeps the
+   * item's size bounded however many attempts it records.
    */
   async recordAttempt(delivery: Delivery, attempt: DeliveryAttempt, status: DeliveryStatus, extra: { next_attempt_at?: string; failure_reason?: Delivery['failure_reason'] } = {}): Promise<boolean> {
+    // The condition makes the list exactly `attempt - 1` long, so attempt n is set (appended) at
+    // index n - 1; list_append would overlap the removal's path.
+    const aged = attempt.attempt - 1 - ATTEMPT_DETAILS_KEPT;
+    const removals = [...(extra.next_attempt_at ? [] : ['next_attempt_at']), ...(aged >= 0 ? [`attempts[${aged}].#request`, `attempts[${aged}].#response`] : [])];
     try {
       await transactWrite([
         {
           Update: {
             TableName: tableName(),
             Key: keys.delivery(delivery.tenant_id, delivery.webhook_id, delivery.event_id),
-            UpdateExpression: `SET attempts = list_append(attempts, :attempt), attempt_count = :count, #status = :status${extra.next_attempt_at ? ', next_attempt_at = :next' : ''}${extra.failure_reason ? ', failure_reason = :reason' : ''}${extra.next_attempt_at ? '' : ' REMOVE next_attempt_at'}`,
+            UpdateExpression: `SET attempts[${attempt.attempt - 1}] = :attempt, attempt_count = :count, #status = :status${extra.next_attempt_at ? ', next_attempt_at = :next' : ''}${extra.failure_reason ? ', failure_reason = :reason' : ''}${removals.length ? ` REMOVE ${removals.join(', ')}` : ''}`,
             ConditionExpression: 'attempt_count = :previous',
-            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeNames: { '#status': 'status', ...(aged >= 0 ? { '#request': 'request', '#response': 'response' } : {}) },
             ExpressionAttributeValues: {
-              ':attempt': [attempt],
+              ':attempt': attempt,
               ':count': attempt.attempt,
               ':previous': attempt.attempt - 1,
               ':status': status,

@@ -5,7 +5,9 @@ import https from 'node:https';
 import { raceDeadline } from '#shared/adapters/http/deadline';
 import { connectionPool } from '#shared/adapters/http/delivery-connections';
 import { pinnedLookup } from '#shared/adapters/http/pinned-lookup';
+import { ExcerptCollector } from '#shared/adapters/http/response-excerpt';
 import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Resolver } from '#shared/adapters/http/ssrf-guard';
+import type { ResponseExcerpt } from '#shared/domain/webhook';
 
 /**
  * One webhook POST. Never throws for anything the endpoint or the network does: every outcome is
@@ -19,8 +21,8 @@ import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Re
  *   would bypass the address check.
  * - One deadline covers DNS, connect, TLS, the request and the response headers. Once a status
  *   has arrived in time the outcome is fixed; draining the body is best effort under the same deadline.
- * - At most 64 KiB of the response body is read, then discarded: receivers' answers are not
- *   used, and an endless body must not hold the worker.
+ * - At most 64 KiB of the response body is read, so an endless body cannot hold the worker; only
+ *   its first bytes are kept (response-excerpt.ts), as the attempt's `response`, for people to see.
  * - Connections are kept alive per vetted address (delivery-connections.ts). One whose response
  *   ended is reused; one cut short (deadline, body limit, error) is closed. A kept connection the
  *   receiver closed just as it was reused fails before any answer: that request is sent once more,
@@ -53,6 +55,8 @@ export interface DeliveryResult {
   gone: boolean;
   /** Why it failed, for metrics and logs; unset on success. */
   failure?: DeliveryFailure;
+  /** The start of the answer, whenever a status arrived. */
+  response?: ResponseExcerpt;
 }
 
 /** POSTs a signed webhook to its vetted, pinned address; see the module comment for the rules. */
@@ -95,6 +99,8 @@ function exchange(target: PinnedTarget, input: DeliverWebhookInput, timeoutMs: n
   return new Promise((resolve) => {
     let settled = false;
     let statusCode: number | undefined;
+    let collector: ExcerptCollector | undefined;
+    let bodyEnded = false;
     /** `reusable`: the response ended, so its connection goes back to the pool instead of closing. */
     const finish = (result: DeliveryResult | typeof STALE_CONNECTION, reusable = false) => {
       if (settled) return;
@@ -106,9 +112,10 @@ function exchange(target: PinnedTarget, input: DeliverWebhookInput, timeoutMs: n
     const fromStatus = (): DeliveryResult => {
       const code = statusCode as number;
       const ok = code >= 200 && code < 300;
+      const response = collector?.excerpt(bodyEnded);
       return ok
-        ? { ok, statusCode: code, latencyMs: elapsed(), gone: false }
-        : { ok, statusCode: code, latencyMs: elapsed(), gone: code === 410, error: `HTTP ${code}`, failure: 'http_status' };
+        ? { ok, statusCode: code, latencyMs: elapsed(), gone: false, ...(response ? { response } : {}) }
+        : { ok, statusCode: code, latencyMs: elapsed(), gone: code === 410, error: `HTTP ${code}`, failure: 'http_status', ...(response ? { response } : {}) };
     };
     const onDeadline = () => {
       finish(statusCode === undefined ? failed('timeout', `timed out after ${timeoutMs} ms`, elapsed()) : fromStatus());
@@ -117,7 +124,12 @@ function exchange(target: PinnedTarget, input: DeliverWebhookInput, timeoutMs: n
     const req = (target.url.protocol === 'https:' ? https.request : http.request)(target.url, requestOptions(target, input, agent));
     req.on('response', (response: IncomingMessage) => {
       statusCode = response.statusCode ?? 0;
-      drain(response, (ended) => finish(fromStatus(), ended));
+      const excerpt = new ExcerptCollector(statusCode, response.headers['content-type']);
+      collector = excerpt;
+      drain(response, excerpt, (ended) => {
+        bodyEnded = ended;
+        finish(fromStatus(), ended);
+      });
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (statusCode === undefined && req.reusedSocket && !deadline.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return finish(STALE_CONNECTION);
@@ -145,8 +157,8 @@ function requestOptions(target: PinnedTarget, input: DeliverWebhookInput, agent:
   };
 }
 
-/** Reads and discards up to MAX_RESPONSE_BYTES, then calls `done` once: `ended` at the body's end, not at the limit or an error. */
-function drain(response: IncomingMessage, done: (ended: boolean) => void): void {
+/** Reads up to MAX_RESPONSE_BYTES, keeping the excerpt's share, then calls `done` once: `ended` at the body's end, not at the limit or an error. */
+function drain(response: IncomingMessage, excerpt: ExcerptCollector, done: (ended: boolean) => void): void {
   let received = 0;
   let called = false;
   const once = (ended: boolean) => {
@@ -157,6 +169,7 @@ function drain(response: IncomingMessage, done: (ended: boolean) => void): void 
   };
   response.on('data', (chunk: Buffer) => {
     received += chunk.length;
+    excerpt.add(chunk);
     if (received >= MAX_RESPONSE_BYTES) once(false);
   });
   response.on('end', () => once(true));

@@ -30,6 +30,7 @@ export function responseComponents(): Record<string, z.ZodType> {
     WebhookList: r.listOf('webhooks', r.webhookSchema),
     Delivery: r.deliverySchema,
     DeliveryList: r.listOf('deliveries', r.deliverySchema),
+    DeliveryDetail: r.deliveryDetailSchema,
     DeliveryRecovery: r.recoverySchema,
     Project: r.projectSchema,
     ProjectList: r.listOf('data', r.projectSchema),

@@ -104,17 +104,25 @@ export const webhookSchema = /* @__PURE__ */ z.schema(() =>
     failing_since: z.optional(instant()),
   }),
 );
-export const deliverySchema = /* @__PURE__ */ z.schema(() =>
+const attemptFields = () => ({ attempt: z.number(), at: instant(), status_code: z.optional(z.number()), latency_ms: z.number(), error: z.optional(text()), ok: z.boolean() });
+const deliveryFields = () => ({
+  delivery_id: text(),
+  event_id: text(),
+  event_type: text(),
+  status: z.enum(['pending', 'retrying', 'succeeded', 'failed', 'skipped']),
+  attempt_count: z.number().check(z.int()),
+  attempts: z.array(record(attemptFields())),
+  created_at: instant(),
+  next_attempt_at: z.optional(instant()),
+  failure_reason: z.optional(text()),
+});
+export const deliverySchema = /* @__PURE__ */ z.schema(() => record(deliveryFields()));
+/** One delivery as sent: the request of its latest attempt and each attempt's response excerpt. */
+export const deliveryDetailSchema = /* @__PURE__ */ z.schema(() =>
   record({
-    delivery_id: text(),
-    event_id: text(),
-    event_type: text(),
-    status: z.enum(['pending', 'retrying', 'succeeded', 'failed', 'skipped']),
-    attempt_count: z.number().check(z.int()),
-    attempts: z.array(record({ attempt: z.number(), at: instant(), status_code: z.optional(z.number()), latency_ms: z.number(), error: z.optional(text()), ok: z.boolean() })),
-    created_at: instant(),
-    next_attempt_at: z.optional(instant()),
-    failure_reason: z.optional(text()),
+    ...deliveryFields(),
+    request: record({ method: z.enum(['POST']), url: text(), attempt: z.optional(z.number().check(z.int())), headers: z.optional(z.record(z.string(), z.string())), body: text() }),
+    attempts: z.array(record({ ...attemptFields(), response: z.optional(record({ status_code: z.number().check(z.int()), content_type: z.optional(text()), body: text(), truncated: z.boolean() })) })),
   }),
 );
 export const recoverySchema = /* @__PURE__ */ z.schema(() => record({ webhook_id: text(), since: text(), queued: z.number().check(z.int()) }));

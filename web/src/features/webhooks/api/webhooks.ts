@@ -5,6 +5,7 @@ import type { components, operations } from '../../../api/schema';
 
 export type Webhook = components['schemas']['Webhook'];
 export type Delivery = components['schemas']['Delivery'];
+export type DeliveryDetail = components['schemas']['DeliveryDetail'];
 export type DeliveryStatus = Delivery['status'];
 export type WebhookEventType = operations['postWebhooks']['requestBody']['content']['application/json']['events'][number];
 export const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'retrying', 'succeeded', 'failed', 'skipped'];
@@ -14,6 +15,7 @@ export const webhookKeys = {
   list: ['webhooks', 'list'] as const,
   detail: (id: string) => ['webhooks', 'detail', id] as const,
   deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
+  delivery: (id: string, deliveryId: string) => ['webhooks', 'deliveries', id, 'detail', deliveryId] as const,
 };
 
 /** GET /webhooks: all of them in one answer (a tenant has at most 25; the route takes no cursor). */
@@ -31,6 +33,15 @@ export function useDeliveries(webhookId: string, status: DeliveryStatus | undefi
   return usePagedList([...webhookKeys.deliveries(webhookId), status ?? 'any'], async (cursor) => {
     const page = data(await api().GET('/webhooks/{webhook_id}/deliveries', { params: { path: { webhook_id: webhookId }, query: { status, cursor, limit: 20 } } }));
     return { items: page.deliveries, next_cursor: page.next_cursor };
+  });
+}
+
+/** GET /webhooks/{webhook_id}/deliveries/{delivery_id}: the request as sent and each response; fetched once opened. */
+export function useDelivery(webhookId: string, deliveryId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: webhookKeys.delivery(webhookId, deliveryId),
+    queryFn: async () => data(await api().GET('/webhooks/{webhook_id}/deliveries/{delivery_id}', { params: { path: { webhook_id: webhookId, delivery_id: deliveryId } } })),
+    enabled,
   });
 }
 

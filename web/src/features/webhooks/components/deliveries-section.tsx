@@ -53,7 +53,7 @@ export function DeliveriesSection({ webhookId }: { webhookId: string }) {
         {() => (
           <ul className="plain-list stack">
             {deliveries.items.map((delivery) => (
-              <DeliveryRow key={delivery.delivery_id} delivery={delivery} resending={resend.isPending && resend.variables?.deliveryId === delivery.delivery_id} onResend={() => resend.mutate({ webhookId, deliveryId: delivery.delivery_id })} />
+              <DeliveryRow key={delivery.delivery_id} webhookId={webhookId} delivery={delivery} resending={resend.isPending && resend.variables?.deliveryId === delivery.delivery_id} onResend={() => resend.mutate({ webhookId, deliveryId: delivery.delivery_id })} />
             ))}
           </ul>
         )}

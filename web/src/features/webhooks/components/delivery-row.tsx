@@ -1,45 +1,23 @@
+import { useId, useState } from 'react';
 import { CopyableId } from '../../../components/copyable-id';
 import { IfAllowed } from '../../../components/if-allowed';
-import { JsonView } from '../../../components/json-view';
 import { RelativeTime } from '../../../components/relative-time';
 import { StatusBadge } from '../../../components/status-badge';
 import type { Delivery } from '../api/webhooks';
+import { DeliveryExchange } from './delivery-exchange';
 
-/** Each attempt of a delivery: when, the receiver's answer (status, time taken) or the error. */
-function Attempts({ delivery }: { delivery: Delivery }) {
-  if (!delivery.attempts.length) return <p className="muted">No attempt yet.</p>;
-  return (
-    <table>
-      <caption className="visually-hidden">Attempts of delivery {delivery.delivery_id}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Attempt</th>
-          <th scope="col">At</th>
-          <th scope="col">Response</th>
-          <th scope="col">Took</th>
-        </tr>
-      </thead>
-      <tbody>
-        {delivery.attempts.map((attempt) => (
-          <tr key={attempt.attempt}>
-            <td>{attempt.attempt}</td>
-            <td>
-              <RelativeTime value={attempt.at} />
-            </td>
-            <td>
-              {attempt.status_code !== undefined && <span className={attempt.ok ? 'ok-text' : 'bad-text'}>HTTP {attempt.status_code}</span>} {attempt.error && <span className="bad-text">{attempt.error}</span>}
-              {attempt.status_code === undefined && !attempt.error && (attempt.ok ? 'OK' : 'No answer')}
-            </td>
-            <td>{attempt.latency_ms} ms</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+/** The latest attempt's outcome in a few words: its status code or its error. */
+function lastOutcome(delivery: Delivery): string | undefined {
+  const last = delivery.attempts.at(-1);
+  if (!last) return undefined;
+  return last.status_code !== undefined ? `HTTP ${last.status_code}` : (last.error ?? 'no answer');
 }
 
-/** One delivery: the event it carries, its status, its attempts, and `Resend` for admins. */
-export function DeliveryRow({ delivery, onResend, resending }: { delivery: Delivery; onResend: () => void; resending: boolean }) {
+/** One delivery: the event it carries, its status, `Resend` for admins, and a disclosure with its request and responses. */
+export function DeliveryRow({ webhookId, delivery, onResend, resending }: { webhookId: string; delivery: Delivery; onResend: () => void; resending: boolean }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const outcome = lastOutcome(delivery);
   return (
     <li className="card delivery">
       <div className="delivery-head">
@@ -48,7 +26,8 @@ export function DeliveryRow({ delivery, onResend, resending }: { delivery: Deliv
         </h3>
         <StatusBadge status={delivery.status} />
         <span className="muted">
-          {delivery.attempt_count} {delivery.attempt_count === 1 ? 'attempt' : 'attempts'} · created <RelativeTime value={delivery.created_at} />
+          {delivery.attempt_count} {delivery.attempt_count === 1 ? 'attempt' : 'attempts'}
+          {outcome && <> (last: {outcome})</>} · created <RelativeTime value={delivery.created_at} />
           {delivery.next_attempt_at && (
             <>
               {' '}
@@ -66,13 +45,10 @@ export function DeliveryRow({ delivery, onResend, resending }: { delivery: Deliv
         Event <CopyableId value={delivery.event_id} label="event id" />
       </p>
       {delivery.failure_reason && <p className="bad-text">{delivery.failure_reason}</p>}
-      <details>
-        <summary>
-          Requests and responses <span className="visually-hidden">of delivery {delivery.delivery_id}</span>
-        </summary>
-        <Attempts delivery={delivery} />
-        <JsonView value={delivery} label={`Delivery ${delivery.delivery_id} as the API returns it`} />
-      </details>
+      <button type="button" className="button ghost small" aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen(!open)}>
+        {open ? 'Hide' : 'Show'} request and responses <span className="visually-hidden">of delivery {delivery.delivery_id}</span>
+      </button>
+      {open && <DeliveryExchange webhookId={webhookId} deliveryId={delivery.delivery_id} id={panelId} />}
     </li>
   );
 }
