@@ -1,21 +1,15 @@
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
+import { fullJitterBackoff, type RetryPolicy } from '#shared/adapters/dynamodb/backoff';
 
 type Item = Record<string, NativeAttributeValue>;
 
 /** One request of a BatchWriteItem call. */
 export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
 
-/** How often and how long to wait before asking DynamoDB again for what it left unprocessed. */
-export interface BatchRetryPolicy {
-  /** Calls per chunk, the first included. */
-  maxAttempts: number;
-  /** The first retry waits up to this; each further one up to twice as long... */
-  baseDelayMs: number;
-  /** ...but never more than this. */
-  maxDelayMs: number;
-}
+/** How often and how long to wait before asking DynamoDB again for what it left unprocessed (calls per chunk, the first included). */
+export type BatchRetryPolicy = RetryPolicy;
 
 export const BATCH_RETRY_POLICY: BatchRetryPolicy = { maxAttempts: 10, baseDelayMs: 20, maxDelayMs: 1_000 };
 
@@ -47,12 +41,6 @@ export class BatchIncompleteError extends Error {
   }
 }
 
-/** Full jitter: a random wait up to the attempt's exponential cap, so retrying callers spread out. */
-function backoff(retry: number, policy: BatchRetryPolicy): Promise<void> {
-  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * cap));
-}
-
 /** Sends each chunk, then only its leftovers, until none are left or the attempts run out. */
 async function inChunks<R>(
   operation: BatchIncompleteError['operation'],
@@ -68,7 +56,7 @@ async function inChunks<R>(
       left = await sendOnce(left);
       if (left.length === 0) break;
       if (attempt >= effective.maxAttempts) throw new BatchIncompleteError(operation, left.length, attempt);
-      await backoff(attempt - 1, effective);
+      await fullJitterBackoff(attempt - 1, effective);
     }
   }
 }

@@ -1,10 +1,12 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#shared/adapters/dynamodb/client';
 import { isTransactionConflict } from '#shared/adapters/dynamodb/transactions';
+import { fullJitterBackoff, type RetryPolicy } from '#shared/adapters/dynamodb/backoff';
 
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
-const CONFLICT_ATTEMPTS = 5;
+/** As many tries as a batch gets: a busy tenant's creates all touch its few usage counter shards. */
+const CONFLICT_RETRY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 20, maxDelayMs: 1_000 };
 
 /**
  * One TransactWriteItems call, sent again when DynamoDB refused it because another transaction
@@ -17,8 +19,8 @@ export async function transactWrite(items: TransactItem[]): Promise<void> {
       await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
       return;
     } catch (error) {
-      if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
+      if (attempt >= CONFLICT_RETRY.maxAttempts || !isTransactionConflict(error)) throw error;
+      await fullJitterBackoff(attempt - 1, CONFLICT_RETRY);
     }
   }
 }
