@@ -99,7 +99,6 @@ export function serveDashboard(request: IncomingMessage, response: ServerRespons
     return answer(response, method, 200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }, JSON.stringify(dashboardConfig()));
   }
   const index = join(distDir, 'index.html');
-  if (!existsSync(index)) return text(response, method, 404, 'The dashboard is not built yet: `npm start` builds it.');
   const found = locate(distDir, pathname === '/' ? '/index.html' : pathname);
   if (found === 'refused') return text(response, method, 400, 'Bad request.');
   if (found !== 'missing') return serveFile(response, method, distDir, found.file);
@@ -109,5 +108,6 @@ export function serveDashboard(request: IncomingMessage, response: ServerRespons
     const notFound = problemResponse({ status: 404, code: 'route_not_found', detail: `No route matches ${method} ${pathname}.` });
     return answer(response, method, 404, notFound.headers as Record<string, string>, notFound.body);
   }
+  if (!existsSync(index)) return text(response, method, 404, 'The dashboard is not built yet: `npm start` builds it.');
   serveFile(response, method, distDir, index);
 }

@@ -145,3 +145,31 @@ describe('the dashboard files', () => {
     expect(isDashboardRequest('GET', '/v2/tasks', '*/*')).toBe(false);
   });
 });
+
+describe('before the dashboard is built', () => {
+  it('answers a file with the API’s 404 problem and a page with a sentence saying what to do', async () => {
+    const missing = join(tmpdir(), `gatehouse-no-dist-${process.pid}`);
+    const bare = createServer((req, res) => serveDashboard(req, res, new URL(req.url ?? '/', 'http://x').pathname, missing));
+    await new Promise<void>((done) => bare.listen(0, '127.0.0.1', done));
+    const ask = (path: string) =>
+      new Promise<Answer>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: (bare.address() as AddressInfo).port, path }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const file = await ask('/openapi.json');
+      expect(file.status).toBe(404);
+      expect(JSON.parse(file.body).code).toBe('route_not_found');
+      const page = await ask('/tasks');
+      expect(page.status).toBe(404);
+      expect(page.body).toContain('npm start');
+    } finally {
+      await new Promise((done) => bare.close(done));
+    }
+  });
+});
