@@ -28,7 +28,8 @@ test('an admin may cancel a waiting task; a viewer sees no Run task and no Cance
   await expect(viewer.getByText('awaiting approval', { exact: true }).first()).toBeVisible();
   await expect(viewer.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
   await viewer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agents' }).click();
-  await expect(viewer.getByRole('heading', { name: 'Sales' })).toBeVisible();
+  await expect(viewer.getByRole('heading', { name: 'Agents', level: 1 })).toBeVisible();
+  await expect(viewer.getByRole('heading', { name: 'Sales', exact: true })).toBeVisible();
   await expect(viewer.getByRole('button', { name: 'Run task' })).toHaveCount(0);
   await expect(viewer.getByRole('button', { name: 'Deploy an agent' })).toHaveCount(0);
   await expectAccessible(viewer);

@@ -12,6 +12,9 @@ test('a person signs in through the form, sees the shell, and signs out', async 
   await expect(nav.getByRole('link')).toHaveText(['Agents', 'Tasks', 'Approvals', 'Scans', 'Events', 'Webhooks', 'Settings']);
   await expect(page.getByRole('banner')).toContainText('admin');
   await expectAccessible(page);
+  // A link that opens another page hands focus to its heading, so a screen reader says where it led.
+  await nav.getByRole('link', { name: 'Tasks' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Tasks' })).toBeFocused();
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   // The provider asks before ending its session; then the dashboard needs a new sign-in.
@@ -26,6 +29,9 @@ test('the shell works at 375 px wide: nothing scrolls sideways and the skip link
   await signIn(page, PEOPLE.adminA);
 
   await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  // The page's content arriving (a remount of the page after its loading state) leaves focus alone.
+  await expect(page.getByRole('button', { name: 'Deploy an agent' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);

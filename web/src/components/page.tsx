@@ -1,7 +1,13 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useLocation, useNavigationType } from 'react-router';
 
-/** The first page of a visit keeps focus at the document's start, so Tab reaches the skip link first. */
-let firstPage = true;
+/**
+ * The path whose heading last had its turn. Only a page a person opened with a link or a button
+ * (a PUSH) takes focus: the first page of a visit, a redirect (sign-in's return, REPLACE) and a
+ * page mounting again on the same path leave focus at the document's start or where the person
+ * put it, so Tab reaches the skip link first.
+ */
+let settledPath: string | undefined;
 
 interface PageProps {
   title: string;
@@ -18,11 +24,16 @@ interface PageProps {
  */
 export function Page({ title, actions, intro, children }: PageProps) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const { pathname } = useLocation();
+  const navigationType = useNavigationType();
   useEffect(() => {
     document.title = `${title} · Gatehouse`;
-    if (firstPage) firstPage = false;
-    else heading.current?.focus({ preventScroll: true });
   }, [title]);
+  useEffect(() => {
+    if (settledPath === pathname) return;
+    settledPath = pathname;
+    if (navigationType === 'PUSH') heading.current?.focus({ preventScroll: true });
+  }, [pathname, navigationType]);
   return (
     <>
       <div className="page-head">
