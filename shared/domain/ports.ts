@@ -30,8 +30,9 @@ export interface TaskExecutionStore {
   recordProgress(task: Task, step: number, progress: BufferedProgress): Promise<StepOutcome>;
   /** Applies call `step` (the artifact) with the progress calls buffered just before it. */
   emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent, progress?: BufferedProgress): Promise<StepOutcome>;
-  complete(task: Task, completedAt: string, event: ServiceEvent): Promise<StepOutcome>;
-  fail(task: Task, error: TaskError, failedAt: string, event: ServiceEvent): Promise<StepOutcome>;
+  /** Ends the task at the event's time: completed_at, the event and the usage counted agree. */
+  complete(task: Task, event: ServiceEvent): Promise<StepOutcome>;
+  fail(task: Task, error: TaskError, event: ServiceEvent): Promise<StepOutcome>;
   /** Deletes the artifacts of a cancelled task (spec: partial artifacts are discarded). */
   discardArtifacts(task: Task): Promise<void>;
 }

@@ -97,8 +97,7 @@ export class AgentRunner {
     }
     if (!(await this.flush(context))) return this.stopped(task);
     await this.settle(task, context);
-    const now = this.deps.clock.now().toISOString();
-    const outcome = await this.deps.store.complete(task, now, taskEvent('task.complete', task, { artifact_count: context.artifactCount }, this.deps.clock));
+    const outcome = await this.deps.store.complete(task, taskEvent('task.complete', task, { artifact_count: context.artifactCount }, this.deps.clock));
     return outcome === 'task_not_running' ? this.stopped(task) : 'complete';
   }
 
@@ -119,8 +118,7 @@ export class AgentRunner {
   }
 
   private async fail(task: Task, error: TaskError): Promise<RunOutcome> {
-    const now = this.deps.clock.now().toISOString();
-    const outcome = await this.deps.store.fail(task, error, now, taskEvent('task.failed', task, { error }, this.deps.clock));
+    const outcome = await this.deps.store.fail(task, error, taskEvent('task.failed', task, { error }, this.deps.clock));
     return outcome === 'task_not_running' ? this.stopped(task) : 'failed';
   }
 

@@ -115,7 +115,7 @@ async function sweepTask(task: Task, policy: SweepPolicy, clock: Clock, report: 
   if (verdict.action === 'time_out') {
     const error = agentTimeoutError(verdict.deadlineSeconds);
     // The transaction writes task.failed only if the task is still in the run judged here.
-    const outcome = await taskRepository.timeOut(task, error, now.toISOString(), taskEvent('task.failed', task, { error }, clock));
+    const outcome = await taskRepository.timeOut(task, error, taskEvent('task.failed', task, { error }, clock));
     if (outcome === 'applied') {
       report.tasksTimedOut++;
       log({ level: 'INFO', message: 'task failed with agent_timeout', tenant_id: task.tenant_id, task_id: task.task_id, deadline_seconds: verdict.deadlineSeconds });

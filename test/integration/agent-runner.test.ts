@@ -53,8 +53,8 @@ function dyingStore(budget: number, when: 'before' | 'after' = 'before'): TaskEx
     start: (task, event) => taskRepository.start(task, event),
     recordProgress: (task, step, events) => spend(() => taskRepository.recordProgress(task, step, events)),
     emitArtifact: (task, step, artifact, event, progress) => spend(() => taskRepository.emitArtifact(task, step, artifact, event, progress)),
-    complete: (task, at, event) => spend(() => taskRepository.complete(task, at, event)),
-    fail: (task, error, at, event) => taskRepository.fail(task, error, at, event),
+    complete: (task, event) => spend(() => taskRepository.complete(task, event)),
+    fail: (task, error, event) => taskRepository.fail(task, error, event),
     discardArtifacts: (task) => taskRepository.discardArtifacts(task),
   };
 }
@@ -121,6 +121,21 @@ describe('agent runner on DynamoDB Local', () => {
     expect(new Set(progress).size).toBe(progress.length);
     const done = (await taskRepository.load(tenant, task.task_id))!;
     expect(done.step).toBe(7);
+  });
+
+  it('ends a task at its event\'s time, read once, even when the clock moves between readings', async () => {
+    // Two readings of this clock never agree: completed_at must still be the ending event's time,
+    // or usage (counted from the event) and the task's own times differ by a tick.
+    let ms = Date.parse('2026-01-01T00:00:00Z');
+    const tickingClock = { now: () => new Date((ms += 1)) };
+    for (const [input, ending] of [[{ scope: 'full' }, 'task.complete'], [{ scope: 42 }, 'task.failed']] as const) {
+      const tenant = uniqueTenant();
+      const task = await storedTask(tenant, { input });
+      await runnerWith({ clock: tickingClock }).run(tenant, task.task_id);
+      const ended = (await taskRepository.load(tenant, task.task_id))!;
+      const event = (await taskEvents(tenant, task.task_id)).find((candidate) => candidate.type === ending)!;
+      expect(ended.completed_at, ending).toBe(event.created_at);
+    }
   });
 
   it('fails input that breaks the manifest schema with malformed_input and its details', async () => {

@@ -108,12 +108,12 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return refusedStepOutcome(task.shape, 'step', step, await storedTaskState(task));
   }
 
-  complete(task: Task, completedAt: string, event: ServiceEvent): Promise<StepOutcome> {
-    return this.finish(task, 'complete', { completed_at: completedAt }, event);
+  complete(task: Task, event: ServiceEvent): Promise<StepOutcome> {
+    return this.finish(task, 'complete', { completed_at: event.created_at }, event);
   }
 
-  fail(task: Task, error: TaskError, failedAt: string, event: ServiceEvent): Promise<StepOutcome> {
-    return this.finish(task, 'fail', { completed_at: failedAt, error }, event);
+  fail(task: Task, error: TaskError, event: ServiceEvent): Promise<StepOutcome> {
+    return this.finish(task, 'fail', { completed_at: event.created_at, error }, event);
   }
 
   /**
@@ -121,7 +121,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
    * in the run the sweeper judged (same `started_at` and `resumed_at`), so a task that paused and
    * resumed in between, or that a worker completed or failed meanwhile, is left alone.
    */
-  timeOut(task: Task, error: TaskError, failedAt: string, event: ServiceEvent): Promise<StepOutcome> {
+  timeOut(task: Task, error: TaskError, event: ServiceEvent): Promise<StepOutcome> {
     const names: Record<string, string> = {};
     const values: Item = {};
     const sameRun = (['started_at', 'resumed_at'] as const).map((field) => {
@@ -130,7 +130,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
       values[`:${field}Seen`] = task[field];
       return `#${field}Seen = :${field}Seen`;
     });
-    return this.finish(task, 'time_out', { completed_at: failedAt, error }, event, { expression: sameRun.join(' AND '), names, values });
+    return this.finish(task, 'time_out', { completed_at: event.created_at, error }, event, { expression: sameRun.join(' AND '), names, values });
   }
 
   private async finish(task: Task, trigger: 'complete' | 'fail' | 'time_out', fields: Item, event: ServiceEvent, condition?: ExpressionPart): Promise<StepOutcome> {

@@ -33,8 +33,8 @@ describe('usage counters on DynamoDB Local', () => {
     // A second worker that took the same message: its start and completion lose and count nothing.
     expect(await taskRepository.start(task, taskEvent('task.started', task, {}, at('2031-03-10T10:00:02.000Z')))).toBeUndefined();
     const completedAt = '2031-03-10T10:00:03.500Z';
-    expect(await taskRepository.complete(started!, completedAt, taskEvent('task.complete', started!, {}, at(completedAt)))).toBe('applied');
-    expect(await taskRepository.complete(started!, completedAt, taskEvent('task.complete', started!, {}, at(completedAt)))).toBe('already_applied');
+    expect(await taskRepository.complete(started!, taskEvent('task.complete', started!, {}, at(completedAt)))).toBe('applied');
+    expect(await taskRepository.complete(started!, taskEvent('task.complete', started!, {}, at(completedAt)))).toBe('already_applied');
 
     const usage = await monthUsage(tenant, '2031-03');
     expect(usage).toMatchObject({ month: '2031-03', tasks_created: 1, tasks_completed: 1, tasks_failed: 0, tasks_cancelled: 0, task_seconds: 2.5 });
