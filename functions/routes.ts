@@ -83,6 +83,14 @@ const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/tasks/{task_id}/cancel', handler: 'functions/tasks/cancel-task.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write' } },
   { method: 'GET', path: '/tasks/{task_id}/artifacts', handler: 'functions/tasks/list-task-artifacts.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
 
+  // Creating a session schedules its idle close; a message may start a task in it.
+  { method: 'POST', path: '/sessions', handler: 'functions/sessions/create-session.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', schedules: true } },
+  { method: 'GET', path: '/sessions', handler: 'functions/sessions/list-sessions.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/sessions/{session_id}', handler: 'functions/sessions/get-session.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'POST', path: '/sessions/{session_id}/messages', handler: 'functions/sessions/create-session-message.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', dispatchTasks: true } },
+  { method: 'GET', path: '/sessions/{session_id}/messages', handler: 'functions/sessions/list-session-messages.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'POST', path: '/sessions/{session_id}/close', handler: 'functions/sessions/close-session.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write' } },
+
   { method: 'GET', path: '/artifacts', handler: 'functions/artifacts/list-artifacts.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   { method: 'GET', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/get-artifact.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   { method: 'DELETE', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/delete-artifact.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },

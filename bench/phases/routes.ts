@@ -62,7 +62,7 @@ export async function run(config: BenchConfig): Promise<RouteResult[]> {
       {
         route: 'POST /tasks',
         api: () => client.call('POST', '/tasks', { body: taskBody, expect: 202 }).then(() => undefined),
-        floor: () => createTaskDirectly(tenant.tenantId, { shape: 'slug', agentReference: parsedBody.agent, task_type: parsedBody.task_type, input: parsedBody.input, priority: parsedBody.priority }).then(() => undefined),
+        floor: () => createTaskDirectly(tenant.tenantId, { shape: 'slug', agentReference: parsedBody.agent, task_type: parsedBody.task_type, input: parsedBody.input, priority: parsedBody.priority, trigger: { type: 'api' } }).then(() => undefined),
       },
       {
         route: 'GET /tasks/{task_id}',

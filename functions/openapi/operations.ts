@@ -7,6 +7,7 @@ import { createMemberBody, listMembersQuery, memberParams, updateMemberBody } fr
 import { listEventsQuery, streamHeaders, streamQuery } from '#functions/events/schemas';
 import { problemTypeParams } from '#functions/problems/schemas';
 import * as scans from '#functions/scans/schemas';
+import * as sessions from '#functions/sessions/schemas';
 import { noQuery, updateRetentionBody } from '#functions/settings/schemas';
 import { createTaskBody, listTasksQuery, taskParams } from '#functions/tasks/schemas';
 import { usageQuery } from '#functions/usage/schemas';
@@ -47,6 +48,23 @@ export const operations: Record<string, OperationSpec> = {
   'DELETE /tasks/{task_id}': { summary: 'Cancel a task (slug shape)', request: { params: taskParams }, responses: ok('TaskCancellation') },
   'POST /tasks/{task_id}/cancel': { summary: 'Cancel a task', request: { params: taskParams }, responses: ok('Task') },
   'GET /tasks/{task_id}/artifacts': { summary: "List a task's artifacts", request: { params: taskParams }, responses: ok('TaskArtifacts') },
+
+  'POST /sessions': {
+    summary: 'Open a session with a deployed agent',
+    request: { body: sessions.createSessionBody },
+    responses: created('Session'),
+    example: { agent: 'ai-readiness', title: 'Vendor questionnaire, ACME', metadata: { ticket: 'SEC-1042' }, idle_timeout_minutes: 120 },
+  },
+  'GET /sessions': { summary: 'List sessions, newest first', request: { query: sessions.listSessionsQuery }, responses: ok('SessionList') },
+  'GET /sessions/{session_id}': { summary: 'Get a session', request: { params: sessions.sessionParams }, responses: ok('Session') },
+  'POST /sessions/{session_id}/messages': {
+    summary: 'Add a message to an open session (with `task_type`, it starts a task in the session)',
+    request: { params: sessions.sessionParams, body: sessions.createMessageBody },
+    responses: created('SessionMessage'),
+    example: { content: 'Audit our systems before we answer the questionnaire.', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } },
+  },
+  'GET /sessions/{session_id}/messages': { summary: "List a session's messages, oldest first", request: { params: sessions.sessionParams, query: sessions.listMessagesQuery }, responses: ok('SessionMessageList') },
+  'POST /sessions/{session_id}/close': { summary: 'Close a session', request: { params: sessions.sessionParams, body: sessions.closeSessionBody }, responses: ok('Session'), example: { reason: 'questionnaire sent' } },
 
   'GET /artifacts': { summary: "List a task's artifacts", request: { query: listArtifactsQuery }, responses: ok('ArtifactList'), errors: [404] },
   'GET /artifacts/{artifact_id}': { summary: 'Get an artifact', request: { params: artifactParams }, responses: ok('Artifact') },

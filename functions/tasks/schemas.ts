@@ -1,6 +1,6 @@
 import * as z from '#shared/zod';
 import { TASK_STATUSES } from '#shared/domain/task-state';
-import { taskIdParam } from '#shared/http/common-schemas';
+import { sessionIdParam, taskIdParam } from '#shared/http/common-schemas';
 
 /**
  * The task item (input included) must fit DynamoDB's 400 KB item limit with room for the task's
@@ -30,6 +30,8 @@ export const listTasksQuery = /* @__PURE__ */ z.schema(() =>
   z.object({
     agent: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
     status: z.optional(z.enum(TASK_STATUSES as [string, ...string[]])),
+    /** The tasks started in a session (newest first). */
+    session_id: z.optional(sessionIdParam),
     limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
     cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   }),

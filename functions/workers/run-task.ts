@@ -9,13 +9,14 @@ import { parseMessageBody } from '#shared/adapters/sqs/message-body';
 import { logger } from '#shared/observability/logger';
 import { observedHandler } from '#shared/observability/observed-handler';
 import { observeRecord } from '#shared/observability/record-context';
+import { sessionViews } from '#shared/services/session-views';
 import { AgentRunner } from '#shared/runtime/agent-runner';
 import { approvalGate } from '#shared/services/approval-gate';
 import { retentionStamps } from '#shared/services/retention-stamps';
 import { runWithTenantSlot } from '#shared/services/task-fairness';
 
 const processor = new BatchProcessor(EventType.SQS);
-const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps });
+const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps, sessions: sessionViews });
 
 /**
  * Runs one task per message. A message that fails (the database did not answer) is reported in

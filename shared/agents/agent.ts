@@ -47,10 +47,22 @@ export interface ApprovalDecision {
   resolution?: 'resolved' | 'expired';
 }
 
+/**
+ * What a task of a session sees of it: the messages and the artifacts of its earlier tasks, as
+ * they were when this task was created (so a replay sees the same), oldest first.
+ */
+export interface SessionView {
+  readonly sessionId: string;
+  readonly messages: readonly { role: 'user' | 'agent'; content: string; created_at: string; task_id?: string }[];
+  readonly artifacts: readonly { artifact_id: string; type: string; task_id: string; created_at: string; data: Record<string, unknown> }[];
+}
+
 /** Everything an agent may do. Agents never see tenants' credentials, tables or queues. */
 export interface AgentContext {
   readonly taskId: string;
   readonly tenantId: string;
+  /** The session the task runs in; undefined for a task outside a session. */
+  readonly session?: SessionView;
   /** Records a `task.progress` event; `progress` is a fraction from 0 to 1. */
   progress(message: string, progress: number): Promise<void>;
   /** Stores an immutable artifact and records `artifact.emitted`. */

@@ -164,10 +164,12 @@ export const eventFanOut = {
 } as const;
 
 /** What each one-time schedule target runs (EventBridge Scheduler on AWS, the local runner here). */
-export const scheduleTargets = { 'approval-expiry': 'functions/approvals/expire-approval.ts' } as const;
+export const scheduleTargets = { 'approval-expiry': 'functions/approvals/expire-approval.ts', 'session-idle-close': 'functions/sessions/close-idle-session.ts' } as const;
 
 export const scheduleTargetAccess: Record<keyof typeof scheduleTargets, FunctionAccess> = {
   'approval-expiry': { table: 'read_write', dispatchTasks: true, schedules: true },
+  // Closes an idle session, or schedules itself again for the deadline that activity pushed forward.
+  'session-idle-close': { table: 'read_write', schedules: true },
 };
 
 /** A function run on a fixed rate (EventBridge Scheduler on AWS, an interval in the local runtime). */

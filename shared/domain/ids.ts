@@ -6,7 +6,7 @@ import { decodeTime, monotonicFactory } from 'ulid';
  */
 const nextUlid = monotonicFactory();
 
-export type IdPrefix = 'tsk' | 'art' | 'agt' | 'evt' | 'key' | 'req' | 'apr' | 'whk' | 'prj' | 'scn' | 'usr';
+export type IdPrefix = 'tsk' | 'art' | 'agt' | 'evt' | 'key' | 'req' | 'apr' | 'whk' | 'prj' | 'scn' | 'usr' | 'ses' | 'msg' | 'trg' | 'run';
 
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   return `${prefix}_${nextUlid(now).toLowerCase()}`;

@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '#shared/agents/agent';
+import type { ApprovalRequest, SessionView } from '#shared/agents/agent';
 import type { Artifact } from '#shared/domain/artifact';
 import type { ServiceEvent } from '#shared/domain/event';
 import type { RetentionStamp } from '#shared/domain/retention';
@@ -30,9 +30,12 @@ export interface TaskExecutionStore {
   recordProgress(task: Task, step: number, progress: BufferedProgress): Promise<StepOutcome>;
   /** Applies call `step` (the artifact) with the progress calls buffered just before it. */
   emitArtifact(task: Task, step: number, artifact: Artifact, event: ServiceEvent, progress?: BufferedProgress): Promise<StepOutcome>;
-  /** Ends the task at the event's time: completed_at, the event and the usage counted agree. */
-  complete(task: Task, event: ServiceEvent): Promise<StepOutcome>;
-  fail(task: Task, error: TaskError, event: ServiceEvent): Promise<StepOutcome>;
+  /**
+   * Ends the task at the event's time: completed_at, the event and the usage counted agree.
+   * `emitted`: the artifacts of the run, which a task of a session names in the agent's message.
+   */
+  complete(task: Task, event: ServiceEvent, emitted?: readonly string[]): Promise<StepOutcome>;
+  fail(task: Task, error: TaskError, event: ServiceEvent, emitted?: readonly string[]): Promise<StepOutcome>;
   /** Deletes the artifacts of a cancelled task (spec: partial artifacts are discarded). */
   discardArtifacts(task: Task): Promise<void>;
 }
@@ -56,4 +59,9 @@ export interface ApprovalGate {
 export interface RetentionStamps {
   current(tenantId: string): Promise<RetentionStamp>;
   settle(tenantId: string, artifacts: { artifact_id: string; retention_version?: number }[]): Promise<void>;
+}
+
+/** What a task of a session sees of it (shared/services/session-views.ts). */
+export interface SessionViews {
+  viewFor(task: Task): Promise<SessionView | undefined>;
 }

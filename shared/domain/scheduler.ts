@@ -5,9 +5,9 @@
  */
 
 /** What a schedule invokes. Each target is one Lambda handler whose event is the payload. */
-export type ScheduleTarget = 'approval-expiry';
+export type ScheduleTarget = 'approval-expiry' | 'session-idle-close';
 
-export const SCHEDULE_TARGETS: readonly ScheduleTarget[] = ['approval-expiry'];
+export const SCHEDULE_TARGETS: readonly ScheduleTarget[] = ['approval-expiry', 'session-idle-close'];
 
 export interface OneTimeSchedule {
   /** Unique per pending schedule, `[0-9a-zA-Z-_.]{1,64}` (EventBridge Scheduler's rule). */

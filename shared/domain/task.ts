@@ -1,5 +1,6 @@
 import type { ApprovalDecision } from '#shared/agents/agent';
 import type { FieldError } from '#shared/domain/errors';
+import type { Principal } from '#shared/domain/roles';
 import type { TaskShape, TaskStatus } from '#shared/domain/task-state';
 
 export type TaskPriority = 'low' | 'normal' | 'high';
@@ -21,6 +22,21 @@ export interface ArtifactSummary {
   retention_version?: number;
 }
 
+/**
+ * Where a task came from: the API (an API key), the dashboard (a signed-in person), or a trigger
+ * (with the trigger and its run, and what the trigger type adds: the source task and artifact of
+ * an event trigger, the scheduled time of a schedule).
+ */
+export type TaskSource =
+  | { type: 'api' }
+  | { type: 'dashboard'; user_id: string }
+  | ({ type: 'schedule' | 'event' | 'mail' | 'chat'; trigger_id: string; run_id: string } & Record<string, unknown>);
+
+/** The source of a task a caller creates directly: a person is the dashboard, a key the API. */
+export function directSource(principal: Pick<Principal, 'type' | 'id'>): TaskSource {
+  return principal.type === 'user' ? { type: 'dashboard', user_id: principal.id } : { type: 'api' };
+}
+
 /** A task as stored. `step` counts the agent-context calls already applied (see agent-runner). */
 export interface Task {
   task_id: string;
@@ -38,6 +54,8 @@ export interface Task {
   status: TaskStatus;
   priority: TaskPriority;
   session_id?: string;
+  /** Absent on tasks created before tasks recorded it: those all came from the API. */
+  trigger?: TaskSource;
   created_at: string;
   updated_at: string;
   started_at?: string;
@@ -68,6 +86,7 @@ export function renderTask(task: Task) {
     status: task.status,
     priority: task.priority,
     ...(task.session_id ? { session_id: task.session_id } : {}),
+    trigger: task.trigger ?? { type: 'api' },
     artifacts,
     created_at: task.created_at,
     ...(task.started_at ? { started_at: task.started_at } : {}),

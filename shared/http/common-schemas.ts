@@ -4,6 +4,7 @@ import { UNSTORABLE_NUMBER_MESSAGE, unstorableNumberPaths } from '#shared/domain
 /** Path identifiers: anything that cannot be an id is simply not found, never a server error. */
 export const taskIdParam = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(64)));
 export const artifactIdParam = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(64)));
+export const sessionIdParam = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(64)));
 export const agentIdParam = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(64)));
 
 /**

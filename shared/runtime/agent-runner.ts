@@ -1,10 +1,10 @@
-import { AgentFailure, type Agent, type AgentContext, type ApprovalDecision, type ApprovalRequest } from '#shared/agents/agent';
+import { AgentFailure, type Agent, type AgentContext, type ApprovalDecision, type ApprovalRequest, type SessionView } from '#shared/agents/agent';
 import type { Artifact } from '#shared/domain/artifact';
 import type { Clock } from '#shared/domain/clock';
 import { taskEvent } from '#shared/domain/events';
 import { newId } from '#shared/domain/ids';
 import { validateAgainstSchema } from '#shared/domain/input-validation';
-import type { ApprovalGate, BufferedProgress, RetentionStamps, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
+import type { ApprovalGate, BufferedProgress, RetentionStamps, SessionViews, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
 import { artifactExpiry, type RetentionStamp } from '#shared/domain/retention';
 import type { Task, TaskError } from '#shared/domain/task';
 
@@ -36,6 +36,8 @@ export interface AgentRunnerDependencies {
   clock: Clock;
   /** Stamps each artifact with its expiry from the tenant's retention (docs/retention.md). */
   retention: RetentionStamps;
+  /** What a task of a session sees of it; without it, tasks see no session. */
+  sessions?: SessionViews;
 }
 
 /** Raised inside a run when the task left `running` (cancelled); unwinds the agent. */
@@ -76,7 +78,8 @@ export class AgentRunner {
     if (violations.length > 0) {
       return this.fail(task, { code: 'malformed_input', message: `The input does not match the ${task.task_type} input schema.`, details: violations });
     }
-    const context = new ReplayingContext(task, this.deps);
+    const session = task.session_id ? await this.deps.sessions?.viewFor(task) : undefined;
+    const context = new ReplayingContext(task, this.deps, session);
     try {
       await handler(structuredClone(task.input), context);
     } catch (error) {
@@ -93,11 +96,12 @@ export class AgentRunner {
           : { code: 'agent_error', message: error instanceof Error ? error.message : String(error) };
       if (!(await this.flush(context))) return this.stopped(task);
       await this.settle(task, context);
-      return this.fail(task, failure);
+      return this.fail(task, failure, context.stamped.map((stamp) => stamp.artifact_id));
     }
     if (!(await this.flush(context))) return this.stopped(task);
     await this.settle(task, context);
-    const outcome = await this.deps.store.complete(task, taskEvent('task.complete', task, { artifact_count: context.artifactCount }, this.deps.clock));
+    const emitted = context.stamped.map((stamp) => stamp.artifact_id);
+    const outcome = await this.deps.store.complete(task, taskEvent('task.complete', task, { artifact_count: context.artifactCount }, this.deps.clock), emitted);
     return outcome === 'task_not_running' ? this.stopped(task) : 'complete';
   }
 
@@ -117,8 +121,8 @@ export class AgentRunner {
     if (context.stamped.length > 0) await this.deps.retention.settle(task.tenant_id, context.stamped);
   }
 
-  private async fail(task: Task, error: TaskError): Promise<RunOutcome> {
-    const outcome = await this.deps.store.fail(task, error, taskEvent('task.failed', task, { error }, this.deps.clock));
+  private async fail(task: Task, error: TaskError, emitted: readonly string[] = []): Promise<RunOutcome> {
+    const outcome = await this.deps.store.fail(task, error, taskEvent('task.failed', task, { error }, this.deps.clock), emitted);
     return outcome === 'task_not_running' ? this.stopped(task) : 'failed';
   }
 
@@ -148,6 +152,7 @@ class ReplayingContext implements AgentContext {
   constructor(
     private readonly task: Task,
     private readonly deps: AgentRunnerDependencies,
+    readonly session?: SessionView,
   ) {
     this.lastWriteAt = deps.clock.now().getTime();
   }

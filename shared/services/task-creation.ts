@@ -3,11 +3,13 @@ import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
 import { findAgentListing, unknownAgentError } from '#shared/agents/directory';
 import { systemClock } from '#shared/domain/clock';
-import { InvalidRequestError } from '#shared/domain/errors';
+import { ConflictError, InvalidRequestError, NotFoundError } from '#shared/domain/errors';
+import type { SessionMessage } from '#shared/domain/session';
+import { sessionRepository, userMessageWrites } from '#shared/adapters/dynamodb/session-repository';
 import { taskEvent } from '#shared/domain/events';
 import { newId } from '#shared/domain/ids';
 import { UNSTORABLE_NUMBER_MESSAGE, unstorableNumberPaths, withUnstorableNumbersAsNull } from '#shared/domain/storable-number';
-import type { Task, TaskPriority } from '#shared/domain/task';
+import type { Task, TaskPriority, TaskSource } from '#shared/domain/task';
 import { initialStatus, type TaskShape } from '#shared/domain/task-state';
 import { addLogContext } from '#shared/observability/log-context';
 import { logger } from '#shared/observability/logger';
@@ -25,6 +27,24 @@ export interface CreateTaskRequest {
   input: Record<string, unknown>;
   priority: TaskPriority;
   session_id?: string;
+  /** Where the task came from (`api`, `dashboard`, a trigger's run). */
+  trigger: TaskSource;
+  /** The session message that starts the task, written in the task's own transaction. */
+  message?: { message_id: string; content: string };
+}
+
+/**
+ * A task may join a session only if it exists in this tenant (404 `session_not_found`), is open
+ * (409 `session_closed`) and is the same agent's (400 `session_agent_mismatch`). The creation's
+ * transaction checks open and agent again, so a racing close cannot let a task in.
+ */
+async function assertSessionTakesTask(tenantId: string, sessionId: string, agentSlug: string): Promise<void> {
+  const session = await sessionRepository.get(tenantId, sessionId);
+  if (!session) throw new NotFoundError('session', sessionId);
+  if (session.status !== 'open') throw new ConflictError('session_closed', `Session '${sessionId}' is closed; start a new session.`);
+  if (session.agent !== agentSlug) {
+    throw new InvalidRequestError(`Session '${sessionId}' belongs to agent '${session.agent}', not '${agentSlug}'.`, [{ path: 'body.session_id', message: `belongs to agent '${session.agent}'` }], 'session_agent_mismatch');
+  }
 }
 
 /**
@@ -52,6 +72,7 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
     const known = deployed.task_types.join(', ');
     throw new InvalidRequestError(`Agent '${deployed.slug}' has no task type '${request.task_type}'.`, [{ path: 'body.task_type', message: `must be one of: ${known}` }], 'unknown_task_type');
   }
+  if (request.session_id) await assertSessionTakesTask(tenantId, request.session_id, deployment.agent_slug);
   const unstorable = unstorableNumberPaths(request.input);
   const now = systemClock.now();
   const task: Task = {
@@ -67,13 +88,27 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
     status: initialStatus(request.shape),
     priority: request.priority,
     ...(request.session_id ? { session_id: request.session_id } : {}),
+    trigger: request.trigger,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
     step: 0,
     artifacts: {},
     decisions: {},
   };
-  await taskRepository.create(task, taskEvent('task.created', task, { agent: task.agent, task_type: task.task_type, status: task.status }, systemClock));
+  const message: SessionMessage | undefined =
+    request.message && request.session_id
+      ? { message_id: request.message.message_id, session_id: request.session_id, role: 'user', content: request.message.content, created_at: task.created_at, task_id: task.task_id }
+      : undefined;
+  const created = await taskRepository.create(
+    task,
+    taskEvent('task.created', task, { agent: task.agent, task_type: task.task_type, status: task.status }, systemClock),
+    message ? userMessageWrites(tenantId, message, task.agent) : {},
+  );
+  if (!created) {
+    // The session closed (or changed) between the check and the write: say so as the check would.
+    if (request.session_id) await assertSessionTakesTask(tenantId, request.session_id, deployment.agent_slug);
+    throw new Error(`Task ${task.task_id} exists already.`);
+  }
   addLogContext({ task_id: task.task_id });
   recordMetric('tasksCreated', 1, { agent: task.agent, task_type: task.task_type });
   // The task is durable before it is dispatched; a lost dispatch is re-sent from the active-task

@@ -10,8 +10,10 @@ export async function getTask(tenantId: string, taskId: string): Promise<Task> {
   return task;
 }
 
-export function listTasks(tenantId: string, query: TaskListQuery) {
-  return taskRepository.list(tenantId, query);
+/** Newest first; with `sessionId`, the tasks started in that session. */
+export function listTasks(tenantId: string, query: Omit<TaskListQuery, 'origin'> & { sessionId?: string }) {
+  const { sessionId, ...rest } = query;
+  return taskRepository.list(tenantId, { ...rest, ...(sessionId ? { origin: { kind: 'SESSION' as const, id: sessionId } } : {}) });
 }
 
 /** Cancels a waiting, running or parked task; a running agent stops at its next step. */

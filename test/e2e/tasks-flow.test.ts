@@ -79,9 +79,10 @@ describe('tasks end to end over HTTP on the local runtime', () => {
 
   describe('running tasks', () => {
     it('slug shape: 202 queued, runs through the queue to complete, artifacts readable every way', async () => {
-      const created = await a('POST', '/tasks', { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full', focus_framework: 'eu_ai_act' }, priority: 'high', session_id: 'ses_demo' });
+      const session = (await a('POST', '/sessions', { agent: 'ai-readiness' })).body.session_id;
+      const created = await a('POST', '/tasks', { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full', focus_framework: 'eu_ai_act' }, priority: 'high', session_id: session });
       expect(created.status).toBe(202);
-      expect(created.body).toMatchObject({ agent: 'ai-readiness-agent', task_type: 'ai_readiness.full_audit', status: 'queued', priority: 'high', session_id: 'ses_demo' });
+      expect(created.body).toMatchObject({ agent: 'ai-readiness-agent', task_type: 'ai_readiness.full_audit', status: 'queued', priority: 'high', session_id: session, trigger: { type: 'api' } });
       expect(created.body.task_id).toMatch(/^tsk_/);
       expect(new Date(created.body.created_at).toISOString()).toBe(created.body.created_at);
 

@@ -211,13 +211,17 @@ describe('approvals', () => {
       }
     });
 
-    it('lets the scheduler role invoke the expire-approval function and nothing else', () => {
+    it('lets the scheduler role invoke the schedule targets (approval expiry, session idle close) and nothing else', () => {
       const role = schedulerRoleId();
       const target = fnProperties(scheduleTargetId(template, 'approval-expiry'));
+      const idleClose = fnProperties(scheduleTargetId(template, 'session-idle-close'));
 
       expect(template.findResources('AWS::IAM::Role')[role].Properties.ManagedPolicyArns).toBeUndefined();
       expect(target.FunctionName).toBe('Gatehouse-approval-expiry');
-      expect(statementsByRole().get(role)).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf('lambda', `:function:${target.FunctionName}`) }]);
+      expect(idleClose.FunctionName).toBe('Gatehouse-session-idle-close');
+      expect(statementsByRole().get(role)).toEqual([
+        { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: [arnOf('lambda', `:function:${target.FunctionName}`), arnOf('lambda', `:function:${idleClose.FunctionName}`)] },
+      ]);
     });
   });
 

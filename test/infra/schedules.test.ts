@@ -27,8 +27,9 @@ function synthSchedulesStack(): Template {
   fn('Bystander');
 
   const schedules = new Schedules(stack, 'Schedules');
-  schedules.grantScheduling(requestApproval, { 'approval-expiry': expireApproval });
-  schedules.grantScheduling(resolveApproval, { 'approval-expiry': expireApproval });
+  const closeIdleSession = fn('CloseIdleSession');
+  schedules.grantScheduling(requestApproval, { 'approval-expiry': expireApproval, 'session-idle-close': closeIdleSession });
+  schedules.grantScheduling(resolveApproval, { 'approval-expiry': expireApproval, 'session-idle-close': closeIdleSession });
   return Template.fromStack(stack);
 }
 
@@ -83,7 +84,10 @@ describe('Schedules construct', () => {
     const statements = policies.flatMap(({ Properties }) => Properties.PolicyDocument.Statement as PolicyStatement[]);
 
     expect(template.findResources('AWS::IAM::Role')[roleId()].Properties.ManagedPolicyArns).toBeUndefined();
-    expect(statements).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [functionId('ExpireApproval'), 'Arn'] } }]);
+    expect(statements[0].Resource).toHaveLength(2);
+    expect(statements).toEqual([
+      { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: expect.arrayContaining([{ 'Fn::GetAtt': [functionId('ExpireApproval'), 'Arn'] }, { 'Fn::GetAtt': [functionId('CloseIdleSession'), 'Arn'] }]) },
+    ]);
   });
 
   it.each(['RequestApproval', 'ResolveApproval'])('gives the %s caller the environment of the EventBridge adapter', (name) => {

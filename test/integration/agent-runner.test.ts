@@ -53,8 +53,8 @@ function dyingStore(budget: number, when: 'before' | 'after' = 'before'): TaskEx
     start: (task, event) => taskRepository.start(task, event),
     recordProgress: (task, step, events) => spend(() => taskRepository.recordProgress(task, step, events)),
     emitArtifact: (task, step, artifact, event, progress) => spend(() => taskRepository.emitArtifact(task, step, artifact, event, progress)),
-    complete: (task, event) => spend(() => taskRepository.complete(task, event)),
-    fail: (task, error, event) => taskRepository.fail(task, error, event),
+    complete: (task, event, emitted) => spend(() => taskRepository.complete(task, event, emitted)),
+    fail: (task, error, event, emitted) => taskRepository.fail(task, error, event, emitted),
     discardArtifacts: (task) => taskRepository.discardArtifacts(task),
   };
 }

@@ -18,6 +18,7 @@ import { usageEntity } from '#shared/adapters/dynamodb/entities/usage';
 import { emailClaimEntity } from '#shared/adapters/dynamodb/entities/email-claim';
 import { identityEntity } from '#shared/adapters/dynamodb/entities/identity';
 import { memberEntity } from '#shared/adapters/dynamodb/entities/member';
+import { sessionEntity, sessionMessageEntity, taskOriginEntity } from '#shared/adapters/dynamodb/entities/session';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 export { ACTIVE_TASK_SHARDS, shardOf, type Key } from '#shared/adapters/dynamodb/entities/entity';
@@ -59,4 +60,7 @@ export const keys = {
   ...memberEntity.keys,
   ...emailClaimEntity.keys,
   ...identityEntity.keys,
+  ...sessionEntity.keys,
+  ...sessionMessageEntity.keys,
+  ...taskOriginEntity.keys,
 };

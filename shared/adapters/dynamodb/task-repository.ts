@@ -1,10 +1,11 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWriteAll } from '#shared/adapters/dynamodb/batch';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll, batchWriteAll } from '#shared/adapters/dynamodb/batch';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { artifactItem } from '#shared/adapters/dynamodb/artifact-repository';
 import { queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { keys, ACTIVE_TASK_SHARDS } from '#shared/adapters/dynamodb/keys';
+import type { TaskOrigin } from '#shared/adapters/dynamodb/entities/session';
 import { GSI1, GSI2 } from '#shared/adapters/dynamodb/table-definition';
 import { encodeCursor, decodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
@@ -22,6 +23,8 @@ type Item = Record<string, NativeAttributeValue>;
 export interface TaskListQuery {
   agent?: string;
   status?: TaskStatus;
+  /** The session or trigger whose tasks to list. */
+  origin?: TaskOrigin;
   limit: number;
   cursor?: string;
 }
@@ -32,9 +35,13 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return documentClient();
   }
 
-  /** Creates the task and its `task.created` event in one transaction. */
-  async create(task: Task, event: ServiceEvent): Promise<void> {
-    if (!(await taskTransition({ task, trigger: 'create', events: [event] }))) throw new Error(`Task ${task.task_id} exists already.`);
+  /**
+   * Creates the task and its `task.created` event in one transaction, with `with` (a session
+   * message that starts it). False when a condition failed: the task exists already, or its
+   * session is closed or gone (the caller reads the session to say which).
+   */
+  async create(task: Task, event: ServiceEvent, with_: { items?: TransactItem[]; events?: ServiceEvent[] } = {}): Promise<boolean> {
+    return Boolean(await taskTransition({ task, trigger: 'create', items: with_.items, events: [event, ...(with_.events ?? [])] }));
   }
 
   async load(tenantId: string, taskId: string): Promise<Task | undefined> {
@@ -44,6 +51,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
 
   /** Newest first. Filters that DynamoDB applies after reading are paged until the page is full. */
   async list(tenantId: string, query: TaskListQuery): Promise<{ tasks: Task[]; nextCursor: string | null }> {
+    if (query.origin) return this.listOfOrigin(tenantId, keys.originPartition(tenantId, query.origin), query);
     const index = query.agent ? GSI2 : GSI1;
     const partition = query.agent ? keys.tasksByAgentPartition(tenantId, query.agent) : keys.tasksPartition(tenantId);
     const scope = `tasks|${partition}|${query.status ?? ''}`;
@@ -67,6 +75,38 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     const listed = await withInputs(page.items);
     const tasks = query.status ? listed.filter((task) => task.status === query.status) : listed;
     startKey = page.lastKey;
+    return { tasks, nextCursor: encodeCursor(scope, startKey) };
+  }
+
+  /**
+   * The tasks a session or trigger started, newest first: its partition's references, then the
+   * tasks themselves (strongly consistent: a reference is written with its task). Filters apply
+   * to the tasks read, page after page until the page is full, so every reference read is either
+   * returned or filtered out and the cursor resumes right after the last one.
+   */
+  private async listOfOrigin(tenantId: string, origin: string, query: TaskListQuery): Promise<{ tasks: Task[]; nextCursor: string | null }> {
+    const scope = `origin|${origin}|${query.agent ?? ''}|${query.status ?? ''}`;
+    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: 'pk', partition: origin });
+    const tasks: Task[] = [];
+    for (let round = 0; round < 25 && tasks.length < query.limit; round++) {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :task)',
+          ExpressionAttributeValues: { ':pk': origin, ':task': 'TASK#' },
+          ScanIndexForward: false,
+          Limit: query.limit - tasks.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      const ids = (page.Items ?? []).map((item) => item.task_id as string);
+      const found = (await batchGetAll(ids.map((id) => keys.task(tenantId, id)), { consistentRead: true })).map((item) => stripKeys<Task>(item));
+      const byId = new Map(found.map((task) => [task.task_id, task]));
+      const listed = ids.flatMap((id) => byId.get(id) ?? []).filter((task) => (!query.status || task.status === query.status) && (!query.agent || task.agent === query.agent));
+      tasks.push(...(await withInputs(listed)));
+      startKey = page.LastEvaluatedKey;
+      if (!startKey) break;
+    }
     return { tasks, nextCursor: encodeCursor(scope, startKey) };
   }
 
@@ -108,12 +148,12 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return refusedStepOutcome(task.shape, 'step', step, await storedTaskState(task));
   }
 
-  complete(task: Task, event: ServiceEvent): Promise<StepOutcome> {
-    return this.finish(task, 'complete', { completed_at: event.created_at }, event);
+  complete(task: Task, event: ServiceEvent, emitted: readonly string[] = []): Promise<StepOutcome> {
+    return this.finish(task, 'complete', { completed_at: event.created_at }, event, undefined, emitted);
   }
 
-  fail(task: Task, error: TaskError, event: ServiceEvent): Promise<StepOutcome> {
-    return this.finish(task, 'fail', { completed_at: event.created_at, error }, event);
+  fail(task: Task, error: TaskError, event: ServiceEvent, emitted: readonly string[] = []): Promise<StepOutcome> {
+    return this.finish(task, 'fail', { completed_at: event.created_at, error }, event, undefined, emitted);
   }
 
   /**
@@ -133,8 +173,8 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     return this.finish(task, 'time_out', { completed_at: event.created_at, error }, event, { expression: sameRun.join(' AND '), names, values });
   }
 
-  private async finish(task: Task, trigger: 'complete' | 'fail' | 'time_out', fields: Item, event: ServiceEvent, condition?: ExpressionPart): Promise<StepOutcome> {
-    if (await taskTransition({ task, trigger, at: event.created_at, fields, condition, events: [event] })) return 'applied';
+  private async finish(task: Task, trigger: 'complete' | 'fail' | 'time_out', fields: Item, event: ServiceEvent, condition?: ExpressionPart, emitted: readonly string[] = []): Promise<StepOutcome> {
+    if (await taskTransition({ task, trigger, at: event.created_at, fields, condition, events: [event], emitted })) return 'applied';
     const current = await storedTaskState(task);
     return current?.status === transitionOf(task.shape, trigger).to ? 'already_applied' : 'task_not_running';
   }

@@ -7,6 +7,7 @@ import { GSI3 } from '#shared/adapters/dynamodb/table-definition';
 import { splitTaskInput } from '#shared/adapters/dynamodb/task-input';
 import { transactWrite, type TransactItem } from '#shared/adapters/dynamodb/transact-write';
 import { isConditionFailure } from '#shared/adapters/dynamodb/transactions';
+import { agentMessageWrites, sessionTaskCreation } from '#shared/adapters/dynamodb/session-repository';
 import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
 import type { ServiceEvent } from '#shared/domain/event';
 import { taskSeconds } from '#shared/domain/usage';
@@ -38,7 +39,9 @@ export type TaskTransitionRequest =
   | (Writes & {
       trigger: TaskTrigger;
       /** With `started_at` when the task started: an ending counts the seconds since (usage). */
-      task: Pick<Task, 'tenant_id' | 'task_id' | 'shape' | 'agent' | 'task_type' | 'created_at'> & Partial<Pick<Task, 'started_at'>>;
+      task: Pick<Task, 'tenant_id' | 'task_id' | 'shape' | 'agent' | 'task_type' | 'created_at'> & Partial<Pick<Task, 'started_at' | 'session_id' | 'artifacts'>>;
+      /** Artifacts a run emitted that `task.artifacts` (as read before the run) does not list: an ending names them to the session. */
+      emitted?: readonly string[];
       /** The write's time: the task's new `updated_at`. */
       at: string;
       /** Top-level attributes to set besides `status` and `updated_at`. */
@@ -66,7 +69,9 @@ export async function taskTransition(request: TaskTransitionRequest): Promise<Ta
   const taskWrite = request.trigger === 'create' ? await creation(request.task) : update(request);
   try {
     const usage = usageOf(request, to);
-    await transactWrite([taskWrite, ...(request.items ?? []), ...(usage ? [usage] : []), ...(await Promise.all(request.events.map((event) => eventPut(event))))]);
+    const session = sessionWritesOf(request, to);
+    const events = [...request.events, ...session.events];
+    await transactWrite([taskWrite, ...(request.items ?? []), ...session.items, ...(usage ? [usage] : []), ...(await Promise.all(events.map((event) => eventPut(event))))]);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;
@@ -173,6 +178,21 @@ export async function storedTaskState(task: Pick<Task, 'tenant_id' | 'task_id'>)
     }),
   );
   return Item as Pick<Task, 'status' | 'step'> | undefined;
+}
+
+/**
+ * A task of a session: its creation counts in the session (only while it is open and of the
+ * task's agent), its ending adds the agent's message; both in the task's own transaction.
+ */
+function sessionWritesOf(request: TaskTransitionRequest, to: TaskStatus): { items: TransactItem[]; events: ServiceEvent[] } {
+  const { task } = request;
+  const sessionId = task.session_id;
+  if (!sessionId) return { items: [], events: [] };
+  if (request.trigger === 'create') return { items: sessionTaskCreation({ ...request.task, session_id: sessionId }), events: [] };
+  if (!isTerminal(to)) return { items: [], events: [] };
+  // A cancelled task's artifacts are discarded: the message names none.
+  const artifactIds = to === 'cancelled' ? [] : [...new Set([...Object.keys(task.artifacts ?? {}), ...(request.emitted ?? [])])].sort();
+  return agentMessageWrites({ ...task, session_id: sessionId }, to, artifactIds, request.at, request.fields?.error as TaskError | undefined);
 }
 
 /** The usage a creation or an ending adds (in the month of the write), or none for other triggers. */

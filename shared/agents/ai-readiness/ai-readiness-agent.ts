@@ -8,6 +8,7 @@ import { buildGapSummary } from './gap-summary';
 import { aiReadinessManifest, auditReportType, gapSummaryType, questionnaireResponseType } from './manifest';
 import { readinessDomains, readinessRules } from './readiness-rules';
 import { classifySystem, type ClassifiedSystem } from './risk-classification';
+import { latestAuditReport, withAuditFindings } from './session-audit';
 
 export interface FullAuditInput {
   scope: 'full' | 'quick';
@@ -69,7 +70,10 @@ async function runQuestionnaire(input: QuestionnaireInput, context: AgentContext
   const held = new Set<string>(organisationEvidence);
   for (const s of systems) for (const id of s.evidence) held.add(id);
   await context.progress(`Answering ${input.questions.length} questions`, 0.1);
-  const response = answerQuestionnaire(input.questions, held, systems);
+  const answered = answerQuestionnaire(input.questions, held, systems);
+  // In a session that ran an audit, the answers draw on its report (session-audit.ts).
+  const audit = latestAuditReport(context.session);
+  const response = audit ? withAuditFindings(answered, audit) : answered;
   await context.progress('Answers drafted', 0.9);
   await context.emitArtifact(questionnaireResponseType, { ...response });
 }

@@ -47,12 +47,40 @@ export const taskSchema = /* @__PURE__ */ z.schema(() =>
     status: z.enum(['queued', 'pending', 'running', 'awaiting_approval', 'complete', 'failed', 'cancelled']),
     priority: z.enum(['low', 'normal', 'high']),
     session_id: z.optional(text()),
+    trigger: record({ type: z.enum(['api', 'dashboard', 'schedule', 'event', 'mail', 'chat']), user_id: z.optional(text()), trigger_id: z.optional(text()), run_id: z.optional(text()) }),
     artifacts: z.array(artifactSummary()),
     created_at: instant(),
     started_at: z.optional(instant()),
     completed_at: z.nullable(instant()),
     error: z.optional(record({ code: text(), message: text() })),
     tenant_id: text(),
+  }),
+);
+export const sessionSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    session_id: text(),
+    agent: text(),
+    status: z.enum(['open', 'closed']),
+    title: nullableText(),
+    metadata: z.record(z.string(), z.string()),
+    idle_timeout_minutes: z.number().check(z.int()),
+    created_at: instant(),
+    last_activity_at: instant(),
+    task_count: z.number().check(z.int()),
+    closed_at: z.nullable(instant()),
+    close_reason: nullableText(),
+  }),
+);
+export const sessionMessageSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    message_id: text(),
+    session_id: text(),
+    role: z.enum(['user', 'agent']),
+    content: text(),
+    created_at: instant(),
+    task_id: z.optional(text()),
+    outcome: z.optional(text()),
+    artifact_ids: z.optional(z.array(text())),
   }),
 );
 export const taskCancellationSchema = /* @__PURE__ */ z.schema(() => record({ cancelled: z.boolean(), task_id: text(), status: text() }));

@@ -19,6 +19,7 @@ import { usageEntity } from '#shared/adapters/dynamodb/entities/usage';
 import { emailClaimEntity } from '#shared/adapters/dynamodb/entities/email-claim';
 import { identityEntity } from '#shared/adapters/dynamodb/entities/identity';
 import { memberEntity } from '#shared/adapters/dynamodb/entities/member';
+import { sessionEntity, sessionMessageEntity, taskOriginEntity } from '#shared/adapters/dynamodb/entities/session';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 /**
@@ -53,4 +54,7 @@ export const ENTITIES = [
   memberEntity,
   emailClaimEntity,
   identityEntity,
+  sessionEntity,
+  sessionMessageEntity,
+  taskOriginEntity,
 ] as const;
