@@ -7,14 +7,28 @@ import { InvalidRequestError, type FieldError } from '#shared/domain/errors';
  * enumerates the times; the syntax is checked here first, so that every expression accepted can
  * also be written as an EventBridge Scheduler cron (eventbridge-cron.ts) and means the same there.
  *
- * Daylight saving follows EventBridge Scheduler, which fires the deployed schedules: "When time
- * shifts forward in the Spring, if a cron expression falls on a non-existent date and time, your
- * schedule invocation is skipped. When time shifts backwards in the Fall, your schedule runs only
- * once and does not repeat its invocation." (EventBridge Scheduler User Guide, "Daylight savings
- * time on EventBridge Scheduler", https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html#daylist-savings-time).
- * croner differs in both cases (it moves a fixed time in a gap to the end of the gap, and runs
- * wildcard, list and range schedules on both passes through a repeated hour): isEventBridgeRun
- * drops those times.
+ * Daylight saving is handled as the zone does it (the product contract):
+ * - spring forward: a scheduled wall time the zone skips runs once, at the first valid instant
+ *   after the gap (Europe/Berlin 2026-03-29: `30 2 * * *` runs at 03:00 CEST, 01:00Z). All the
+ *   skipped times of one gap, and a run of the schedule at the gap's end itself, make one run
+ *   there (every 15 minutes: 02:00, 02:15, 02:30, 02:45 and 03:00 are one run at 03:00). A
+ *   schedule with no time in the gap gets no extra run.
+ * - fall back: a wall time the zone shows twice runs once, at its first occurrence.
+ *
+ * EventBridge Scheduler, which fires the deployed schedules, does the same in the fall but skips
+ * the spring times: "When time shifts forward in the Spring, if a cron expression falls on a
+ * non-existent date and time, your schedule invocation is skipped. When time shifts backwards in
+ * the Fall, your schedule runs only once and does not repeat its invocation." (EventBridge
+ * Scheduler User Guide, "Daylight savings time on EventBridge Scheduler",
+ * https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html#daylist-savings-time).
+ * firedByEventBridge tells the runs it fires from the gap runs, for which the runner adds a
+ * one-time schedule.
+ *
+ * croner is used for the runs EventBridge fires only (isEventBridgeRun): it runs wildcard, list
+ * and range schedules on both passes through a repeated hour, and is not consistent in a gap (it
+ * moves a single fixed time such as `30 2` to the end of the gap but drops `15,45 2` and
+ * `30 1-3`'s 02:30). The gaps come from the zone's offsets instead (zoneGaps), and a gap has a run
+ * when one of its skipped wall times matches the expression (gapRuns).
  */
 
 /** A schedule trigger's timing, as the API takes it (`body.source` without `type` and `overlap`). */
@@ -346,6 +360,68 @@ function firstInstant(zone: string, wall: number): number | undefined {
   return instants.length > 0 ? Math.min(...instants) : undefined;
 }
 
+/** A spring-forward change: the wall times in [from, to) do not exist; `at` is the first instant after them. */
+interface Gap {
+  at: number;
+  from: number;
+  to: number;
+}
+
+const gapsByYear = new Map<string, Gap[]>();
+const GAPS_KEEP = 2_000;
+
+function offsetAt(zone: string, t: number): number {
+  return wallTime(zone, t) - t;
+}
+
+/**
+ * The gaps of `zone` with `at` in (after, until], oldest first. Each UTC year is read once per zone:
+ * its offset every 24 hours (no zone changes its offset twice within 28 hours, see firstInstant),
+ * and where it went up, the instant of the change to the millisecond.
+ */
+function zoneGaps(zone: string, after: number, until: number): Gap[] {
+  const gaps: Gap[] = [];
+  if (!(until > after)) return gaps;
+  for (let year = new Date(after).getUTCFullYear(); year <= new Date(until).getUTCFullYear(); year++) {
+    for (const gap of yearGaps(zone, year)) if (gap.at > after && gap.at <= until) gaps.push(gap);
+  }
+  return gaps;
+}
+
+/** The gaps with `at` in (1 January, 1 January of the next year], UTC. */
+function yearGaps(zone: string, year: number): Gap[] {
+  const key = `${zone}\u0000${year}`;
+  let gaps = gapsByYear.get(key);
+  if (gaps) return gaps;
+  gaps = [];
+  const finish = Date.UTC(year + 1, 0, 1);
+  let t = Date.UTC(year, 0, 1);
+  let offset = offsetAt(zone, t);
+  while (t < finish) {
+    const next = Math.min(t + DAY_MS, finish);
+    const nextOffset = offsetAt(zone, next);
+    if (nextOffset > offset) {
+      const at = changeInstant(zone, t, next, offset);
+      gaps.push({ at, from: at + offset, to: at + offsetAt(zone, at) });
+    }
+    t = next;
+    offset = nextOffset;
+  }
+  if (gapsByYear.size >= GAPS_KEEP) gapsByYear.clear();
+  gapsByYear.set(key, gaps);
+  return gaps;
+}
+
+/** The first instant in (lo, hi] whose offset is not `loOffset`, by bisection. */
+function changeInstant(zone: string, lo: number, hi: number, loOffset: number): number {
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (offsetAt(zone, mid) === loOffset) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Evaluation
 
@@ -402,26 +478,57 @@ function wallMatches(cron: ParsedCron, wall: number): boolean {
  */
 function isEventBridgeRun(schedule: CompiledSchedule, t: number): boolean {
   const wall = wallTime(schedule.zone, t);
-  return wallMatches(schedule.cron, wall) && firstInstant(schedule.zone, wall) === t;
+  return wall % MINUTE_MS === 0 && wallMatches(schedule.cron, wall) && firstInstant(schedule.zone, wall) === t;
+}
+
+/** Whether one of the wall times a gap skips matches the expression: each whole minute of it is tried. */
+function gapHasRun(cron: ParsedCron, gap: Gap): boolean {
+  for (let wall = Math.ceil(gap.from / MINUTE_MS) * MINUTE_MS; wall < gap.to; wall += MINUTE_MS) {
+    if (wallMatches(cron, wall)) return true;
+  }
+  return false;
+}
+
+/**
+ * The runs in (after, until] that exist because of a gap: the end of each gap with a skipped
+ * wall time the expression matches, oldest first. One may also be a run EventBridge fires (03:00
+ * for a schedule every 15 minutes), which makes it one run.
+ */
+function gapRuns(schedule: CompiledSchedule, after: number, until: number): number[] {
+  return zoneGaps(schedule.zone, after, until)
+    .filter((gap) => gapHasRun(schedule.cron, gap))
+    .map((gap) => gap.at);
+}
+
+/** Two ascending lists as one, each time once. */
+function mergeTimes(a: number[], b: number[]): number[] {
+  return [...new Set([...a, ...b])].sort((x, y) => x - y);
 }
 
 // croner steps through its candidates; a batch cap keeps a loop over filtered times finite.
 const BATCH = 64;
 const MAX_BATCHES = 1_000;
 
-/** Runs strictly after `after` and at most `until`, oldest first, at most `limit` of them. */
+/**
+ * Runs strictly after `after` and at most `until`, oldest first, at most `limit` of them. Each
+ * batch of croner's times covers the span up to its last time, and the gap runs of that span are
+ * merged in.
+ */
 function runsAfter(schedule: CompiledSchedule, after: number, until: number, limit: number): number[] {
   const runs: number[] = [];
   let cursor = after;
   for (let batch = 0; batch < MAX_BATCHES && runs.length < limit; batch++) {
     const times = schedule.job.nextRuns(Math.min(BATCH, limit - runs.length + 2), new Date(cursor)).map((date) => date.getTime());
-    for (const t of times) {
-      if (t > until) return runs;
-      if (isEventBridgeRun(schedule, t)) runs.push(t);
+    const last = times.length > 0 ? times[times.length - 1] : until;
+    const spanEnd = Math.min(last, until);
+    const fired = times.filter((t) => t <= spanEnd && isEventBridgeRun(schedule, t));
+    const gaps = Number.isFinite(spanEnd) ? gapRuns(schedule, cursor, spanEnd) : [];
+    for (const t of mergeTimes(fired, gaps)) {
+      runs.push(t);
       if (runs.length === limit) return runs;
     }
-    if (times.length === 0) return runs;
-    cursor = times[times.length - 1];
+    if (times.length === 0 || last >= until) return runs;
+    cursor = last;
   }
   return runs;
 }
@@ -432,11 +539,13 @@ function latestRun(schedule: CompiledSchedule, at: number): number | undefined {
   // Usually the first time croner gives back is the answer: start small, as each costs a search.
   for (let batch = 0, size = 2; batch < MAX_BATCHES; batch++, size = Math.min(size * 2, BATCH)) {
     const times = schedule.job.previousRuns(size, new Date(cursor)).map((date) => date.getTime());
-    for (const t of times) {
-      if (t < schedule.start) return undefined;
-      if (isEventBridgeRun(schedule, t)) return t;
-    }
-    if (times.length === 0) return undefined;
+    // This batch covers [spanStart, cursor): croner's times in it, and the gap runs between them.
+    const spanStart = Math.max(times.length > 0 ? times[times.length - 1] : schedule.start, schedule.start);
+    const fired = times.find((t) => t >= schedule.start && isEventBridgeRun(schedule, t));
+    const gaps = Number.isFinite(spanStart) ? gapRuns(schedule, spanStart - 1, cursor - 1) : [];
+    const latest = Math.max(fired ?? -Infinity, ...gaps);
+    if (latest > -Infinity) return latest;
+    if (times.length === 0 || times[times.length - 1] < schedule.start) return undefined;
     cursor = times[times.length - 1];
   }
   return undefined;
@@ -445,7 +554,8 @@ function latestRun(schedule: CompiledSchedule, at: number): number | undefined {
 /**
  * How many runs fall in (after, until], without listing them: a whole local day with no offset
  * change counts hours x minutes when the day matches; other days (partial, or with a DST change)
- * try each matching wall time. A year of `* * * * *` is then about 365 cheap steps.
+ * try each matching wall time. A year of `* * * * *` is then about 365 cheap steps. Gap runs that
+ * are not also a run EventBridge fires are counted on top.
  */
 function countRuns(schedule: CompiledSchedule, after: number, until: number): number {
   const { cron, zone } = schedule;
@@ -463,7 +573,7 @@ function countRuns(schedule: CompiledSchedule, after: number, until: number): nu
     else count += countInDay(schedule, day, after, until);
     dayStart = nextStart;
   }
-  return count;
+  return count + gapRuns(schedule, after, until).filter((t) => !isEventBridgeRun(schedule, t)).length;
 }
 
 function countInDay(schedule: CompiledSchedule, day: number, after: number, until: number): number {
@@ -498,6 +608,25 @@ export function scheduledTimeFor(spec: ScheduleSpec, firedAt: Date, toleranceMs 
   const schedule = compile(spec);
   const run = latestRun(schedule, firedAt.getTime() + toleranceMs);
   return run === undefined ? undefined : new Date(run);
+}
+
+/**
+ * Whether EventBridge Scheduler fires `run` itself. true for a run whose wall time the expression
+ * matches, at its first occurrence (in a repeated hour EventBridge "runs only once"), including
+ * the end of a gap when the expression matches that time too (03:00 for `0 3 * * *`, or for a
+ * schedule every 15 minutes, whose 02:00-02:45 fold into it). false for a run that exists only
+ * because of a gap: its wall time is not one the expression matches (`30 2 * * *` at 03:00 on a
+ * spring-forward day), since EventBridge skips times that do not exist ("if a cron expression
+ * falls on a non-existent date and time, your schedule invocation is skipped", EventBridge
+ * Scheduler User Guide, "Daylight savings time on EventBridge Scheduler",
+ * https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html#daylist-savings-time).
+ * The runner adds a one-time schedule for each of those. false as well for an instant that is no
+ * run at all, or outside start_at..end_at.
+ */
+export function firedByEventBridge(spec: ScheduleSpec, run: Date): boolean {
+  const schedule = compile(spec);
+  const t = run.getTime();
+  return t >= schedule.start && t <= schedule.end && isEventBridgeRun(schedule, t);
 }
 
 /** What the runner does after downtime: `due` runs, `missed` (oldest first) and `missedTruncated` are recorded as missed. */

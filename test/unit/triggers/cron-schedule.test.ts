@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '#shared/domain/errors';
-import { nextRuns, parseCron, runsSince, scheduledTimeFor, scheduleProblems, type ScheduleSpec } from '#shared/domain/cron-schedule';
+import { firedByEventBridge, nextRuns, parseCron, runsSince, scheduledTimeFor, scheduleProblems, type ScheduleSpec } from '#shared/domain/cron-schedule';
 
 const BERLIN = 'Europe/Berlin';
 const NEW_YORK = 'America/New_York';
@@ -162,19 +162,73 @@ describe('nextRuns', () => {
     ]);
   });
 
-  it('skips 02:30 on the day Berlin springs from 02:00 to 03:00, as EventBridge Scheduler does', () => {
-    expect(isoOf(nextRuns({ cron: '30 2 * * *', timezone: BERLIN }, at('2026-03-27T12:00:00Z'), 3))).toEqual([
+  it('runs 02:30 once at the gap\'s end, 03:00 CEST, on the day Berlin springs from 02:00 to 03:00', () => {
+    expect(isoOf(nextRuns({ cron: '30 2 * * *', timezone: BERLIN }, at('2026-03-27T12:00:00Z'), 4))).toEqual([
       '2026-03-28T01:30:00.000Z', // 02:30 CET
-      '2026-03-30T00:30:00.000Z', // 02:30 CEST; 2026-03-29 has no 02:30
+      '2026-03-29T01:00:00.000Z', // 03:00 CEST: 2026-03-29 has no 02:30
+      '2026-03-30T00:30:00.000Z', // 02:30 CEST
       '2026-03-31T00:30:00.000Z',
     ]);
   });
 
-  it('corrects croner, which moves the skipped 02:30 to 03:00 (canary: fails if croner changes this)', () => {
-    const croner = new Cron('30 2 * * *', { paused: true, mode: '5-part', timezone: BERLIN });
+  // The first valid instant after each 2026 spring-forward gap: Berlin 03:00 CEST = 01:00Z on
+  // 2026-03-29, New York 03:00 EDT = 07:00Z on 2026-03-08.
+  it.each([
+    ['30 2 * * *', BERLIN, '2026-03-28T23:30:00Z', ['2026-03-29T01:00:00.000Z', '2026-03-30T00:30:00.000Z'], [false, true]],
+    ['0 2 * * *', BERLIN, '2026-03-28T23:30:00Z', ['2026-03-29T01:00:00.000Z', '2026-03-30T00:00:00.000Z'], [false, true]],
+    ['15,45 2 * * *', BERLIN, '2026-03-28T23:30:00Z', ['2026-03-29T01:00:00.000Z', '2026-03-30T00:15:00.000Z', '2026-03-30T00:45:00.000Z'], [false, true, true]],
+    ['0 3 * * *', BERLIN, '2026-03-28T23:30:00Z', ['2026-03-29T01:00:00.000Z', '2026-03-30T01:00:00.000Z'], [true, true]],
+    ['*/15 * * * *', BERLIN, '2026-03-29T00:30:00Z', ['2026-03-29T00:45:00.000Z', '2026-03-29T01:00:00.000Z', '2026-03-29T01:15:00.000Z'], [true, true, true]],
+    ['30 2 * * *', NEW_YORK, '2026-03-08T05:30:00Z', ['2026-03-08T07:00:00.000Z', '2026-03-09T06:30:00.000Z'], [false, true]],
+    ['0 2 * * *', NEW_YORK, '2026-03-08T05:30:00Z', ['2026-03-08T07:00:00.000Z', '2026-03-09T06:00:00.000Z'], [false, true]],
+    ['15,45 2 * * *', NEW_YORK, '2026-03-08T05:30:00Z', ['2026-03-08T07:00:00.000Z', '2026-03-09T06:15:00.000Z', '2026-03-09T06:45:00.000Z'], [false, true, true]],
+    ['0 3 * * *', NEW_YORK, '2026-03-08T05:30:00Z', ['2026-03-08T07:00:00.000Z', '2026-03-09T07:00:00.000Z'], [true, true]],
+    ['*/15 * * * *', NEW_YORK, '2026-03-08T06:30:00Z', ['2026-03-08T06:45:00.000Z', '2026-03-08T07:00:00.000Z', '2026-03-08T07:15:00.000Z'], [true, true, true]],
+  ])('on the spring-forward day, %s in %s runs once per gap, at its end: %j', (cron, timezone, after, expected, fired) => {
+    const spec = { cron, timezone };
+    const runs = nextRuns(spec, at(after), expected.length);
 
-    expect(isoOf(croner.nextRuns(2, at('2026-03-28T12:00:00Z')))).toEqual(['2026-03-29T01:00:00.000Z', '2026-03-30T00:30:00.000Z']);
-    expect(isoOf(nextRuns({ cron: '30 2 * * *', timezone: BERLIN }, at('2026-03-28T12:00:00Z'), 1))).toEqual(['2026-03-30T00:30:00.000Z']);
+    expect(isoOf(runs)).toEqual(expected);
+    expect(runs.map((run) => firedByEventBridge(spec, run))).toEqual(fired);
+  });
+
+  it('folds every skipped time of a gap and the run at its end into one run', () => {
+    // 02:00, 02:15, 02:30 and 02:45 do not exist; 03:00 is a run of its own: one run at 03:00.
+    const runs = nextRuns({ cron: '*/15 * * * *', timezone: BERLIN }, at('2026-03-29T00:50:00Z'), 2);
+
+    expect(isoOf(runs)).toEqual(['2026-03-29T01:00:00.000Z', '2026-03-29T01:15:00.000Z']);
+    // Skipped times only, several of them, and no run of its own at 03:00: still one run.
+    expect(isoOf(nextRuns({ cron: '0-59/10 2 * * *', timezone: BERLIN }, at('2026-03-28T12:00:00Z'), 2))).toEqual(['2026-03-29T01:00:00.000Z', '2026-03-30T00:00:00.000Z']);
+    // A list over the gap and the hour after it: 02:30 moves to 03:00, 03:30 stays.
+    expect(isoOf(nextRuns({ cron: '30 1-3 * * *', timezone: BERLIN }, at('2026-03-28T23:00:00Z'), 4))).toEqual([
+      '2026-03-29T00:30:00.000Z', // 01:30 CET
+      '2026-03-29T01:00:00.000Z', // 03:00 CEST, for the skipped 02:30
+      '2026-03-29T01:30:00.000Z', // 03:30 CEST
+      '2026-03-29T23:30:00.000Z', // 01:30 CEST on 2026-03-30
+    ]);
+  });
+
+  it('adds no run for a schedule with no time in the gap, or whose day is not the gap\'s', () => {
+    expect(isoOf(nextRuns({ cron: '0 1,4 * * *', timezone: BERLIN }, at('2026-03-28T23:30:00Z'), 2))).toEqual(['2026-03-29T00:00:00.000Z', '2026-03-29T02:00:00.000Z']);
+    // 2026-03-29 is a Sunday: a Monday-to-Friday 02:30 has nothing to move.
+    expect(isoOf(nextRuns({ cron: '30 2 * * 1-5', timezone: BERLIN }, at('2026-03-27T12:00:00Z'), 1))).toEqual(['2026-03-30T00:30:00.000Z']);
+  });
+
+  it('computes gap runs itself, as croner moves 02:30 to 03:00 but drops 02:15 and 02:45 (canary: fails if croner changes this)', () => {
+    const moved = new Cron('30 2 * * *', { paused: true, mode: '5-part', timezone: BERLIN });
+    const dropped = new Cron('15,45 2 * * *', { paused: true, mode: '5-part', timezone: BERLIN });
+
+    expect(isoOf(moved.nextRuns(2, at('2026-03-28T12:00:00Z')))).toEqual(['2026-03-29T01:00:00.000Z', '2026-03-30T00:30:00.000Z']);
+    expect(isoOf(dropped.nextRuns(1, at('2026-03-28T12:00:00Z')))).toEqual(['2026-03-30T00:15:00.000Z']);
+    expect(isoOf(nextRuns({ cron: '15,45 2 * * *', timezone: BERLIN }, at('2026-03-28T12:00:00Z'), 1))).toEqual(['2026-03-29T01:00:00.000Z']);
+  });
+
+  it('runs a 30-minute gap\'s time at its end too (Lord Howe, 02:00 to 02:30 on 2026-10-04)', () => {
+    expect(isoOf(nextRuns({ cron: '15 2 * * *', timezone: 'Australia/Lord_Howe' }, at('2026-10-02T12:00:00Z'), 3))).toEqual([
+      '2026-10-02T15:45:00.000Z', // 02:15 +10:30
+      '2026-10-03T15:30:00.000Z', // 02:30 +11, the end of the gap
+      '2026-10-04T15:15:00.000Z', // 02:15 +11
+    ]);
   });
 
   it('runs 02:30 once, at its first occurrence, on the day Berlin repeats 02:00-03:00', () => {
@@ -193,18 +247,18 @@ describe('nextRuns', () => {
     expect(isoOf(nextRuns(spec, at('2026-10-24T12:00:00Z'), 3))).toEqual(['2026-10-25T00:30:00.000Z', '2026-10-25T02:30:00.000Z', '2026-10-26T01:30:00.000Z']);
   });
 
-  it('skips 02:30 in New York on the second Sunday of March and runs 01:30 once on the first Sunday of November', () => {
-    expect(isoOf(nextRuns({ cron: '30 2 * * *', timezone: NEW_YORK }, at('2026-03-07T00:00:00Z'), 2))).toEqual(['2026-03-07T07:30:00.000Z', '2026-03-09T06:30:00.000Z']);
+  it('runs 02:30 at 03:00 in New York on the second Sunday of March and 01:30 once on the first Sunday of November', () => {
+    expect(isoOf(nextRuns({ cron: '30 2 * * *', timezone: NEW_YORK }, at('2026-03-07T00:00:00Z'), 3))).toEqual(['2026-03-07T07:30:00.000Z', '2026-03-08T07:00:00.000Z', '2026-03-09T06:30:00.000Z']);
     expect(isoOf(nextRuns({ cron: '30 1 * * *', timezone: NEW_YORK }, at('2026-10-31T12:00:00Z'), 2))).toEqual(['2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z']);
   });
 
-  it('runs every half hour through New York changes: the missing hour has no runs, the repeated hour runs once', () => {
+  it('runs every half hour through New York changes: the missing 02:00 and 02:30 are the run at 03:00, the repeated hour runs once', () => {
     const spec = { cron: '*/30 * * * *', timezone: NEW_YORK };
 
     expect(isoOf(nextRuns(spec, at('2026-03-08T05:45:00Z'), 4))).toEqual([
       '2026-03-08T06:00:00.000Z', // 01:00 EST
       '2026-03-08T06:30:00.000Z', // 01:30 EST
-      '2026-03-08T07:00:00.000Z', // 03:00 EDT
+      '2026-03-08T07:00:00.000Z', // 03:00 EDT, once for 02:00, 02:30 and 03:00
       '2026-03-08T07:30:00.000Z',
     ]);
     expect(isoOf(nextRuns(spec, at('2026-11-01T04:15:00Z'), 5))).toEqual([
@@ -278,12 +332,50 @@ describe('scheduledTimeFor', () => {
     expect(scheduledTimeFor({ cron: '*/30 * * * *', timezone: BERLIN }, at('2026-10-25T01:35:00Z'))?.toISOString()).toBe('2026-10-25T00:30:00.000Z');
   });
 
+  it('maps the one-time fire for a gap run to the gap\'s end, and later fires that day to it too', () => {
+    const spec = { cron: '30 2 * * *', timezone: BERLIN };
+
+    expect(scheduledTimeFor(spec, at('2026-03-29T01:00:00.300Z'))?.toISOString()).toBe('2026-03-29T01:00:00.000Z');
+    expect(scheduledTimeFor(spec, at('2026-03-29T12:00:00Z'))?.toISOString()).toBe('2026-03-29T01:00:00.000Z');
+    expect(scheduledTimeFor(spec, at('2026-03-29T00:59:00Z'))?.toISOString()).toBe('2026-03-28T01:30:00.000Z');
+    // Gap runs keep to the window like any other run.
+    expect(scheduledTimeFor({ ...spec, start_at: '2026-03-29T01:00:00.001Z' }, at('2026-03-29T12:00:00Z'))).toBeUndefined();
+  });
+
   it('answers nothing before start_at, and the last run for a fire after end_at', () => {
     const window = { ...daily, start_at: '2026-01-05T00:00:00Z', end_at: '2026-01-07T12:00:00Z' };
 
     expect(scheduledTimeFor(window, at('2026-01-04T07:00:00Z'))).toBeUndefined();
     expect(scheduledTimeFor(window, at('2026-01-05T06:00:00Z'))).toBeUndefined();
     expect(scheduledTimeFor(window, at('2026-01-20T07:00:00Z'))?.toISOString()).toBe('2026-01-07T07:00:00.000Z');
+  });
+});
+
+describe('firedByEventBridge', () => {
+  it('is true for an ordinary run, on a DST day too', () => {
+    expect(firedByEventBridge({ cron: '0 8 * * 1', timezone: BERLIN }, at('2026-03-30T06:00:00Z'))).toBe(true);
+    expect(firedByEventBridge({ cron: '30 2 * * *', timezone: BERLIN }, at('2026-10-25T00:30:00Z'))).toBe(true);
+  });
+
+  it('is false for a run at the gap\'s end that stands for skipped times only, which needs a one-time schedule', () => {
+    expect(firedByEventBridge({ cron: '30 2 * * *', timezone: BERLIN }, at('2026-03-29T01:00:00Z'))).toBe(false);
+    expect(firedByEventBridge({ cron: '15,45 2 * * *', timezone: NEW_YORK }, at('2026-03-08T07:00:00Z'))).toBe(false);
+  });
+
+  it('is true for a run at the gap\'s end that the schedule has anyway, skipped times folded in', () => {
+    expect(firedByEventBridge({ cron: '*/15 * * * *', timezone: BERLIN }, at('2026-03-29T01:00:00Z'))).toBe(true);
+    expect(firedByEventBridge({ cron: '0 2,3 * * *', timezone: NEW_YORK }, at('2026-03-08T07:00:00Z'))).toBe(true);
+  });
+
+  it('is false for the second pass through a repeated hour, an instant that is no run, and one outside the window', () => {
+    expect(firedByEventBridge({ cron: '30 2 * * *', timezone: BERLIN }, at('2026-10-25T01:30:00Z'))).toBe(false);
+    expect(firedByEventBridge({ cron: '30 2 * * *', timezone: BERLIN }, at('2026-01-05T01:31:00Z'))).toBe(false);
+    expect(firedByEventBridge({ cron: '30 2 * * *', timezone: BERLIN }, at('2026-01-05T01:30:30Z'))).toBe(false);
+    expect(firedByEventBridge({ cron: '30 2 * * *', timezone: BERLIN, end_at: '2026-01-04T00:00:00Z' }, at('2026-01-05T01:30:00Z'))).toBe(false);
+  });
+
+  it('refuses an invalid schedule', () => {
+    expect(() => firedByEventBridge({ cron: '0 25 * * *', timezone: BERLIN }, at('2026-01-05T01:30:00Z'))).toThrow(InvalidRequestError);
   });
 });
 
@@ -329,12 +421,22 @@ describe('runsSince', () => {
     expect(runsSince(window, at('2026-01-01T07:00:00Z'), at('2026-01-20T00:00:00Z'))).toEqual({ due: at('2026-01-08T07:00:00Z'), missed: [at('2026-01-07T07:00:00Z')], missedTruncated: 0 });
   });
 
-  it('counts a year of every-minute downtime without listing it, fast, with the DST changes as EventBridge has them', () => {
+  it('lists and counts a gap run among the missed ones', () => {
+    const spec = { cron: '30 2 * * *', timezone: BERLIN };
+    const missed = [at('2026-03-28T01:30:00Z'), at('2026-03-29T01:00:00Z'), at('2026-03-30T00:30:00Z')];
+
+    expect(runsSince(spec, at('2026-03-27T01:30:00Z'), at('2026-03-31T00:30:00Z'))).toEqual({ due: at('2026-03-31T00:30:00Z'), missed, missedTruncated: 0 });
+    expect(runsSince(spec, at('2026-03-27T01:30:00Z'), at('2026-03-31T00:30:00Z'), 1)).toEqual({ due: at('2026-03-31T00:30:00Z'), missed: missed.slice(0, 1), missedTruncated: 2 });
+    expect(runsSince(spec, at('2026-03-28T01:30:00Z'), at('2026-03-29T01:00:00Z'))).toEqual({ due: at('2026-03-29T01:00:00Z'), missed: [], missedTruncated: 0 });
+  });
+
+  it('counts a year of every-minute downtime without listing it, fast, across the DST changes', () => {
     const started = performance.now();
     const result = runsSince({ cron: '* * * * *', timezone: BERLIN }, at('2025-06-01T00:00:00Z'), at('2026-06-01T00:00:00Z'));
     const elapsed = performance.now() - started;
 
     // 525,600 minutes, less the 60 of the repeated hour of 2025-10-26 (run once), less the due one.
+    // The skipped hour of 2026-03-29 adds none: its times are the run at 03:00, a run anyway.
     expect(result.due).toEqual(at('2026-06-01T00:00:00Z'));
     expect(result.missed).toHaveLength(100);
     expect(result.missed[0]).toEqual(at('2025-06-01T00:01:00Z'));
@@ -378,6 +480,41 @@ const months = fc.constantFrom('*', '*', 'JAN-APR', '3,10', '*/2', '9-11');
 const expressions = fc.tuple(minutes, hours, days, months).map(([minute, hour, { dom, dow }, month]) => `${minute} ${hour} ${dom} ${month} ${dow}`);
 const instants = fc.tuple(fc.constantFrom(...CHANGES), fc.integer({ min: -72 * 60, max: 72 * 60 })).map(([change, offsetMinutes]) => change + offsetMinutes * 60_000 + 17_000);
 
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's offset at `t`, in ms, read from Intl. */
+function offsetOf(timezone: string, t: number): number {
+  let clock = clocks.get(timezone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    clocks.set(timezone, clock);
+  }
+  const parts = Object.fromEntries(clock.formatToParts(t).map((part) => [part.type, Number(part.value)]));
+  return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) - Math.floor(t / 1000) * 1000;
+}
+
+/**
+ * The contract, read minute by minute from `from` to `until` (both on whole minutes): a minute is
+ * a run when its wall time matches (croner in UTC reads the wall time as its own) and was not shown
+ * before, or when the clock jumped forward to it over a wall time that matches.
+ */
+function referenceRuns(cron: string, timezone: string, from: number, until: number): Date[] {
+  const wallCron = new Cron(cron, { paused: true, mode: '5-part', timezone: 'UTC' });
+  const runs: Date[] = [];
+  const seen = new Set<number>();
+  let previousWall = from - 60_000 + offsetOf(timezone, from - 60_000);
+  for (let t = from - 60_000 * 24 * 60; t < from; t += 60_000) seen.add(t + offsetOf(timezone, t));
+  for (let t = from; t <= until; t += 60_000) {
+    const wall = t + offsetOf(timezone, t);
+    let run = wallCron.match(new Date(wall)) && !seen.has(wall);
+    for (let skipped = previousWall + 60_000; skipped < wall && !run; skipped += 60_000) run = wallCron.match(new Date(skipped));
+    if (run) runs.push(new Date(t));
+    seen.add(wall);
+    previousWall = wall;
+  }
+  return runs;
+}
+
 describe('properties', () => {
   it('next runs are strictly increasing, after `after`, within the window, and each is its own scheduled time', () => {
     fc.assert(
@@ -413,19 +550,38 @@ describe('properties', () => {
     );
   });
 
-  it('a run is a wall time of the schedule shown once: never twice the same local time, never one croner moved', () => {
+  it('a run is fired by EventBridge (a wall time of the schedule, at its first occurrence) or lies exactly at the end of a DST gap', () => {
     fc.assert(
       fc.property(expressions, fc.constantFrom(...ZONES), instants, (cron, timezone, after) => {
         fc.pre(scheduleProblems({ cron, timezone }).length === 0);
+        const spec = { cron, timezone };
         const local = new Intl.DateTimeFormat('sv-SE', { timeZone: timezone, dateStyle: 'short', timeStyle: 'short' });
-        const runs = nextRuns({ cron, timezone }, new Date(after), 20);
+        const runs = nextRuns(spec, new Date(after), 20);
         const walls = runs.map((run) => local.format(run));
         const croner = new Cron(cron, { paused: true, mode: '5-part', timezone });
 
         expect(new Set(walls).size).toBe(walls.length);
-        runs.forEach((run) => expect(croner.match(run)).toBe(true));
+        runs.forEach((run) => {
+          if (firedByEventBridge(spec, run)) expect(croner.match(run)).toBe(true);
+          else expect(offsetOf(timezone, run.getTime())).toBeGreaterThan(offsetOf(timezone, run.getTime() - 1));
+        });
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('the runs are those of a minute-by-minute reading of the zone\'s clock', () => {
+    fc.assert(
+      fc.property(expressions, fc.constantFrom(...ZONES), instants, (cron, timezone, after) => {
+        fc.pre(scheduleProblems({ cron, timezone }).length === 0);
+        const from = Math.ceil(after / 60_000) * 60_000;
+        const until = from + 36 * 60 * 60_000;
+
+        const runs = nextRuns({ cron, timezone, end_at: new Date(until).toISOString() }, new Date(after), 36 * 60);
+
+        expect(isoOf(runs)).toEqual(isoOf(referenceRuns(cron, timezone, from, until)));
+      }),
+      { numRuns: 40 },
     );
   });
 
