@@ -91,6 +91,15 @@ const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/sessions/{session_id}/messages', handler: 'functions/sessions/list-session-messages.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   { method: 'POST', path: '/sessions/{session_id}/close', handler: 'functions/sessions/close-session.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write' } },
 
+  // Triggers: changing one changes its schedule (EventBridge Scheduler on AWS); a fire creates a task.
+  { method: 'POST', path: '/triggers', handler: 'functions/triggers/create-trigger.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', schedules: true } },
+  { method: 'GET', path: '/triggers', handler: 'functions/triggers/list-triggers.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/triggers/{trigger_id}', handler: 'functions/triggers/get-trigger.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'PATCH', path: '/triggers/{trigger_id}', handler: 'functions/triggers/update-trigger.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', schedules: true } },
+  { method: 'DELETE', path: '/triggers/{trigger_id}', handler: 'functions/triggers/delete-trigger.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', schedules: true } },
+  { method: 'POST', path: '/triggers/{trigger_id}/fire', handler: 'functions/triggers/fire-trigger.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', dispatchTasks: true } },
+  { method: 'GET', path: '/triggers/{trigger_id}/runs', handler: 'functions/triggers/list-trigger-runs.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+
   { method: 'GET', path: '/artifacts', handler: 'functions/artifacts/list-artifacts.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   { method: 'GET', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/get-artifact.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   { method: 'DELETE', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/delete-artifact.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },

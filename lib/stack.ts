@@ -9,6 +9,7 @@ import { Schedules } from '#lib/constructs/schedules';
 import { Streaming } from '#lib/constructs/streaming';
 import { Tasks } from '#lib/constructs/tasks';
 import { Webhooks } from '#lib/constructs/webhooks';
+import { EventTriggers } from '#lib/constructs/event-triggers';
 import { Exports } from '#lib/constructs/exports';
 import { RecurringJobs } from '#lib/constructs/recurring-jobs';
 import { Keys } from '#lib/constructs/keys';
@@ -48,6 +49,8 @@ export class GatehouseStack extends Stack {
     const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey, exportBucket: exportsStore.bucket, queueKey: keys.data });
     targets.bind(tasks.resources);
     webhooks.bind(tasks.resources);
+    const eventTriggers = new EventTriggers(this, 'EventTriggers', { queueKey: keys.data });
+    eventTriggers.bind(tasks.resources);
     const { api, authorizerFunction } = new Api(this, 'Api', tasks.resources);
     const streaming = new Streaming(this, 'Streaming', tasks.resources);
     // People's access tokens: the authorizer and the streaming routes check them against the pool.
@@ -59,7 +62,7 @@ export class GatehouseStack extends Stack {
     this.outputs(signIn);
     new RecurringJobs(this, 'RecurringJobs', tasks.resources);
     // Watches every function of the stack, wherever it is created (see Monitoring).
-    new Monitoring(this, 'Monitoring', { stage: api.deploymentStage, queues: tasks.queuesByName, otherDeadLetterQueues: { 'fan-out-failures': webhooks.fanOutFailures }, streamConsumer: webhooks.fanOut, topicKey: keys.alarms });
+    new Monitoring(this, 'Monitoring', { stage: api.deploymentStage, queues: tasks.queuesByName, otherDeadLetterQueues: { 'fan-out-failures': webhooks.fanOutFailures, 'event-trigger-failures': eventTriggers.failures }, streamConsumer: webhooks.fanOut, topicKey: keys.alarms });
   }
 
   /** What people and scripts need after a deploy (the dashboard's URL is the Dashboard construct's). */

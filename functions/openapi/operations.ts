@@ -8,6 +8,7 @@ import { listEventsQuery, streamHeaders, streamQuery } from '#functions/events/s
 import { problemTypeParams } from '#functions/problems/schemas';
 import * as scans from '#functions/scans/schemas';
 import * as sessions from '#functions/sessions/schemas';
+import * as triggers from '#functions/triggers/schemas';
 import { noQuery, updateRetentionBody } from '#functions/settings/schemas';
 import { createTaskBody, listTasksQuery, taskParams } from '#functions/tasks/schemas';
 import { usageQuery } from '#functions/usage/schemas';
@@ -65,6 +66,19 @@ export const operations: Record<string, OperationSpec> = {
   },
   'GET /sessions/{session_id}/messages': { summary: "List a session's messages, oldest first", request: { params: sessions.sessionParams, query: sessions.listMessagesQuery }, responses: ok('SessionMessageList') },
   'POST /sessions/{session_id}/close': { summary: 'Close a session', request: { params: sessions.sessionParams, body: sessions.closeSessionBody }, responses: ok('Session'), example: { reason: 'questionnaire sent' } },
+
+  'POST /triggers': {
+    summary: 'Create a trigger: a schedule or an event that starts tasks',
+    request: { body: triggers.createTriggerBody },
+    responses: created('Trigger'),
+    example: { name: 'Monday audit', source: { type: 'schedule', cron: '0 8 * * 1', timezone: 'Europe/Berlin', overlap: 'skip' }, task: { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } } },
+  },
+  'GET /triggers': { summary: 'List triggers, newest first', request: { query: triggers.listTriggersQuery }, responses: ok('TriggerList') },
+  'GET /triggers/{trigger_id}': { summary: "Get a trigger (a schedule's next five runs included)", request: { params: triggers.triggerParams }, responses: ok('Trigger') },
+  'PATCH /triggers/{trigger_id}': { summary: 'Change, pause (`enabled: false`) or resume a trigger', request: { params: triggers.triggerParams, body: triggers.updateTriggerBody }, responses: ok('Trigger'), example: { enabled: false } },
+  'DELETE /triggers/{trigger_id}': { summary: 'Delete a trigger and its schedule', request: { params: triggers.triggerParams }, responses: noContent },
+  'POST /triggers/{trigger_id}/fire': { summary: 'Run a trigger once now, as its schedule would', request: { params: triggers.triggerParams }, responses: ok('TriggerRun') },
+  'GET /triggers/{trigger_id}/runs': { summary: "List a trigger's runs, newest first", request: { params: triggers.triggerParams, query: triggers.listRunsQuery }, responses: ok('TriggerRunList') },
 
   'GET /artifacts': { summary: "List a task's artifacts", request: { query: listArtifactsQuery }, responses: ok('ArtifactList'), errors: [404] },
   'GET /artifacts/{artifact_id}': { summary: 'Get an artifact', request: { params: artifactParams }, responses: ok('Artifact') },

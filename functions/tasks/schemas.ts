@@ -32,6 +32,8 @@ export const listTasksQuery = /* @__PURE__ */ z.schema(() =>
     status: z.optional(z.enum(TASK_STATUSES as [string, ...string[]])),
     /** The tasks started in a session (newest first). */
     session_id: z.optional(sessionIdParam),
+    /** The tasks a trigger started (newest first). */
+    trigger_id: z.optional(sessionIdParam),
     limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
     cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   }),

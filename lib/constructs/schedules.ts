@@ -54,7 +54,7 @@ export class Schedules extends Construct {
     }
 
     const schedulesInGroup = Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.groupName}/*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'], resources: [schedulesInGroup] }));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'], resources: [schedulesInGroup] }));
     acknowledgeSchedulingGrant(fn.role ?? fn, schedulesInGroup);
     fn.addToRolePolicy(
       new PolicyStatement({

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { authorizer } from '#functions/routes';
-import { consumers, eventFanOut, recurringJobs, scheduleTargets } from '#shared/config/topology';
+import { consumers, eventFanOut, eventTriggerConsumer, recurringJobs, scheduleTargets } from '#shared/config/topology';
 import { getIntegerFromEnv } from '#shared/config/env';
 import { StreamPoller } from '#lib/local/streams/stream-poller';
 import { ScheduleRunner } from '#lib/local/schedule-runner';
@@ -105,10 +105,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const pollers: QueuePoller[] = [];
   let scheduleRunner: ScheduleRunner | undefined;
   let streamPoller: StreamPoller | undefined;
+  let triggerPoller: StreamPoller | undefined;
   const recurringRunners: RecurringJobRunner[] = [];
   const stopEngines = async () => {
     await Promise.all(recurringRunners.map((runner) => runner.stop()));
-    await streamPoller?.stop();
+    await Promise.all([streamPoller?.stop(), triggerPoller?.stop()]);
     await Promise.all(pollers.map((poller) => poller.stop()));
     await scheduleRunner?.stop();
     await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
@@ -178,6 +179,22 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         ...(options.inMemory || options.engines ? {} : { checkpointFile: join(options.dataDir, 'stream-checkpoint.json') }),
       });
       streamPoller.start();
+      // Plays the event triggers' own filtered mapping of the same stream (topology.ts says why).
+      triggerPoller = new StreamPoller({
+        endpoint: endpoints.dynamodb,
+        tableName: name,
+        handler: eventTriggerConsumer.handler,
+        filter: (record) =>
+          record.eventName === eventTriggerConsumer.filter.eventName &&
+          record.dynamodb?.NewImage?.entity?.S === eventTriggerConsumer.filter.entity &&
+          record.dynamodb?.NewImage?.type?.S === eventTriggerConsumer.filter.type,
+        batchSize: eventTriggerConsumer.batchSize,
+        maxBatchingWindowMs: eventTriggerConsumer.maxBatchingWindowSeconds * 1000,
+        timeoutSeconds: eventTriggerConsumer.timeoutSeconds,
+        pollMs: 100,
+        ...(options.inMemory || options.engines ? {} : { checkpointFile: join(options.dataDir, 'event-trigger-checkpoint.json') }),
+      });
+      triggerPoller.start();
     }
 
     for (const consumer of options.workers === false ? [] : consumers) {

@@ -39,7 +39,9 @@ export class ScheduleRunner {
     options: ScheduleRunnerOptions = {},
   ) {
     this.maxRetryAttempts = options.maxRetryAttempts ?? SCHEDULE_RETRY_POLICY.maximumRetryAttempts;
-    this.claimMs = options.claimMs ?? 60_000;
+    // As long as a target function may run on AWS (schedule-targets.ts TARGET_TIMEOUT): a run the
+    // process died in is retried then, before a minutely schedule's next time comes.
+    this.claimMs = options.claimMs ?? 30_000;
     this.batchSize = options.batchSize ?? 25;
     this.clock = options.clock ?? systemClock;
     // Resolved at first round, so TABLE_NAME only needs to be set by then.
@@ -71,15 +73,25 @@ export class ScheduleRunner {
         const file = this.targets[schedule.target];
         if (!file) throw new Error(`no handler for schedule target '${schedule.target}'`);
         const handler = await loadHandler(file);
-        await handler(schedule.payload, lambdaContext(schedule.target, Math.ceil(this.claimMs / 1000)));
+        const recurrence = await store.recurrenceOf(schedule.name);
+        // As EventBridge fills in <aws.scheduler.scheduled-time> for a recurring schedule's run.
+        const event = recurrence ? { ...schedule.payload, scheduled_time: schedule.at.toISOString() } : schedule.payload;
+        await handler(event, lambdaContext(schedule.target, Math.ceil(this.claimMs / 1000)));
       } catch (error) {
         await this.failed(store, schedule, error);
         return;
       }
-      await store.complete(schedule.name);
+      await this.done(store, schedule);
     } finally {
       this.inFlight.delete(schedule.name);
     }
+  }
+
+  /** A one-time schedule is deleted once it ran; a recurring one moves on to its next run. */
+  private async done(store: TableScheduler, schedule: StoredSchedule): Promise<void> {
+    const recurrence = await store.recurrenceOf(schedule.name);
+    if (recurrence) await store.advance(schedule.name, schedule.at, recurrence, this.clock.now());
+    else await store.complete(schedule.name);
   }
 
   private async failed(store: TableScheduler, schedule: StoredSchedule, error: unknown): Promise<void> {
@@ -87,7 +99,7 @@ export class ScheduleRunner {
     if (attempts === undefined) return; // cancelled while it ran
     const log = { schedule: schedule.name, target: schedule.target, attempts, error: String(error) };
     if (attempts > this.maxRetryAttempts) {
-      await store.complete(schedule.name);
+      await this.done(store, schedule);
       console.error(JSON.stringify({ level: 'ERROR', message: 'schedule target failed after the last retry; schedule dropped', ...log }));
     } else {
       console.warn(JSON.stringify({ level: 'WARN', message: 'schedule target failed; will retry', ...log }));

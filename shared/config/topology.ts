@@ -163,13 +163,38 @@ export const eventFanOut = {
   filter: { eventName: 'INSERT', entity: 'event' },
 } as const;
 
+/**
+ * Event triggers' consumer of the table's stream: a filtered mapping of its own rather than the
+ * webhooks' fan-out, so that only `artifact.emitted` events invoke it (and are billed), a trigger
+ * that keeps failing holds up no webhook delivery (a stream retries a shard's batch in place), and
+ * each function gets only its own access (tasks here, deliveries there). A DynamoDB stream serves
+ * two such readers per shard without throttling; these are the two.
+ */
+export const eventTriggerConsumer = {
+  name: 'event-triggers',
+  handler: 'functions/streams/run-event-triggers.ts',
+  access: { table: 'read_write', dispatchTasks: true } as FunctionAccess,
+  batchSize: 25,
+  maxBatchingWindowSeconds: 0,
+  timeoutSeconds: 60,
+  memoryMb: 256,
+  filter: { eventName: 'INSERT', entity: 'event', type: 'artifact.emitted' },
+} as const;
+
 /** What each one-time schedule target runs (EventBridge Scheduler on AWS, the local runner here). */
-export const scheduleTargets = { 'approval-expiry': 'functions/approvals/expire-approval.ts', 'session-idle-close': 'functions/sessions/close-idle-session.ts' } as const;
+export const scheduleTargets = {
+  'approval-expiry': 'functions/approvals/expire-approval.ts',
+  'session-idle-close': 'functions/sessions/close-idle-session.ts',
+  'trigger-fire': 'functions/triggers/fire-scheduled-trigger.ts',
+} as const;
 
 export const scheduleTargetAccess: Record<keyof typeof scheduleTargets, FunctionAccess> = {
   'approval-expiry': { table: 'read_write', dispatchTasks: true, schedules: true },
   // Closes an idle session, or schedules itself again for the deadline that activity pushed forward.
   'session-idle-close': { table: 'read_write', schedules: true },
+  // A schedule trigger's run creates a task (the task queues); locally it also arms the next run,
+  // and on AWS a one-time schedule for a run EventBridge skips (a DST gap).
+  'trigger-fire': { table: 'read_write', dispatchTasks: true, schedules: true },
 };
 
 /** A function run on a fixed rate (EventBridge Scheduler on AWS, an interval in the local runtime). */

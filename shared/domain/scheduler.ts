@@ -5,9 +5,9 @@
  */
 
 /** What a schedule invokes. Each target is one Lambda handler whose event is the payload. */
-export type ScheduleTarget = 'approval-expiry' | 'session-idle-close';
+export type ScheduleTarget = 'approval-expiry' | 'session-idle-close' | 'trigger-fire';
 
-export const SCHEDULE_TARGETS: readonly ScheduleTarget[] = ['approval-expiry', 'session-idle-close'];
+export const SCHEDULE_TARGETS: readonly ScheduleTarget[] = ['approval-expiry', 'session-idle-close', 'trigger-fire'];
 
 export interface OneTimeSchedule {
   /** Unique per pending schedule, `[0-9a-zA-Z-_.]{1,64}` (EventBridge Scheduler's rule). */
@@ -19,10 +19,26 @@ export interface OneTimeSchedule {
   payload: Record<string, unknown>;
 }
 
+/**
+ * A schedule that repeats on a 5-field cron in a time zone (a schedule trigger). The target's
+ * event is `payload` plus `scheduled_time`: the ISO time of the run it is for.
+ */
+export interface RecurringSchedule {
+  name: string;
+  cron: string;
+  timezone: string;
+  start_at?: string;
+  end_at?: string;
+  target: ScheduleTarget;
+  payload: Record<string, unknown>;
+}
+
 export interface Scheduler {
   /** Creates the schedule; a schedule of the same name that already exists is left as it is. */
   scheduleOnce(schedule: OneTimeSchedule): Promise<void>;
-  /** Removes the schedule so it never runs; no error if it is absent (already ran or cancelled). */
+  /** Creates the recurring schedule, or replaces the one of that name. */
+  scheduleRecurring(schedule: RecurringSchedule): Promise<void>;
+  /** Removes the schedule (one-time or recurring) so it never runs again; no error if it is absent. */
   cancel(name: string): Promise<void>;
 }
 

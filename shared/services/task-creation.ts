@@ -5,6 +5,8 @@ import { findAgentListing, unknownAgentError } from '#shared/agents/directory';
 import { systemClock } from '#shared/domain/clock';
 import { ConflictError, InvalidRequestError, NotFoundError } from '#shared/domain/errors';
 import type { SessionMessage } from '#shared/domain/session';
+import type { ServiceEvent } from '#shared/domain/event';
+import type { TransactItem } from '#shared/adapters/dynamodb/transact-write';
 import { sessionRepository, userMessageWrites } from '#shared/adapters/dynamodb/session-repository';
 import { taskEvent } from '#shared/domain/events';
 import { newId } from '#shared/domain/ids';
@@ -31,7 +33,12 @@ export interface CreateTaskRequest {
   trigger: TaskSource;
   /** The session message that starts the task, written in the task's own transaction. */
   message?: { message_id: string; content: string };
+  /** Further writes of the creation's transaction, given the new task (a trigger's run record). */
+  with?: (task: Task) => { items: TransactItem[]; events?: ServiceEvent[] };
 }
+
+/** The creation's conditions did not hold (a trigger's run claimed already, the trigger gone): nothing was written. */
+export class TaskNotCreated extends Error {}
 
 /**
  * A task may join a session only if it exists in this tenant (404 `session_not_found`), is open
@@ -99,15 +106,16 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
     request.message && request.session_id
       ? { message_id: request.message.message_id, session_id: request.session_id, role: 'user', content: request.message.content, created_at: task.created_at, task_id: task.task_id }
       : undefined;
-  const created = await taskRepository.create(
-    task,
-    taskEvent('task.created', task, { agent: task.agent, task_type: task.task_type, status: task.status }, systemClock),
-    message ? userMessageWrites(tenantId, message, task.agent) : {},
-  );
+  const messageWrites = message ? userMessageWrites(tenantId, message, task.agent) : { items: [], events: [] };
+  const more = request.with?.(task) ?? { items: [] };
+  const created = await taskRepository.create(task, taskEvent('task.created', task, { agent: task.agent, task_type: task.task_type, status: task.status }, systemClock), {
+    items: [...messageWrites.items, ...more.items],
+    events: [...messageWrites.events, ...(more.events ?? [])],
+  });
   if (!created) {
     // The session closed (or changed) between the check and the write: say so as the check would.
     if (request.session_id) await assertSessionTakesTask(tenantId, request.session_id, deployment.agent_slug);
-    throw new Error(`Task ${task.task_id} exists already.`);
+    throw new TaskNotCreated(`Task ${task.task_id} was not created: a condition of its transaction did not hold.`);
   }
   addLogContext({ task_id: task.task_id });
   recordMetric('tasksCreated', 1, { agent: task.agent, task_type: task.task_type });

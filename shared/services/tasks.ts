@@ -1,6 +1,6 @@
 import { taskRepository, type TaskListQuery } from '#shared/adapters/dynamodb/task-repository';
 import { systemClock } from '#shared/domain/clock';
-import { NotFoundError } from '#shared/domain/errors';
+import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
 import { taskEvent } from '#shared/domain/events';
 import type { Task } from '#shared/domain/task';
 
@@ -10,10 +10,12 @@ export async function getTask(tenantId: string, taskId: string): Promise<Task> {
   return task;
 }
 
-/** Newest first; with `sessionId`, the tasks started in that session. */
-export function listTasks(tenantId: string, query: Omit<TaskListQuery, 'origin'> & { sessionId?: string }) {
-  const { sessionId, ...rest } = query;
-  return taskRepository.list(tenantId, { ...rest, ...(sessionId ? { origin: { kind: 'SESSION' as const, id: sessionId } } : {}) });
+/** Newest first; with `sessionId` or `triggerId`, the tasks started in that session or by that trigger. */
+export function listTasks(tenantId: string, query: Omit<TaskListQuery, 'origin'> & { sessionId?: string; triggerId?: string }) {
+  const { sessionId, triggerId, ...rest } = query;
+  if (sessionId && triggerId) throw new InvalidRequestError('Filter by session_id or by trigger_id, not both.', [{ path: 'query.trigger_id', message: 'cannot be combined with session_id' }]);
+  const origin = sessionId ? { kind: 'SESSION' as const, id: sessionId } : triggerId ? { kind: 'TRIGGER' as const, id: triggerId } : undefined;
+  return taskRepository.list(tenantId, { ...rest, ...(origin ? { origin } : {}) });
 }
 
 /** Cancels a waiting, running or parked task; a running agent stops at its next step. */

@@ -76,6 +76,7 @@ describe('fuzzing every route of the route table', () => {
     ids.scan_id = (await a('POST', `/projects/${ids.project_id}/scans`, validBodies['POST /projects/{project_id}/scans'])).body.scan_id;
     ids.webhook_id = (await a('POST', '/webhooks', validBodies['POST /webhooks'])).body.webhook_id;
     ids.session_id = (await a('POST', '/sessions', validBodies['POST /sessions'])).body.session_id;
+    ids.trigger_id = (await a('POST', '/triggers', validBodies['POST /triggers'])).body.trigger_id;
     for (const path of ['/tasks?limit=1', '/projects?limit=1', '/events?limit=1', '/approvals?limit=1&status=pending']) {
       const cursor = (await a('GET', path)).body.next_cursor;
       if (cursor) realCursors.push(cursor);

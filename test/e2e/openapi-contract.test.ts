@@ -71,6 +71,7 @@ describe('contract: every operation of the OpenAPI document, against the local r
     ids.scan_id = (await a('POST', `/projects/${ids.project_id}/scans`, { detectors: ['security'] })).body.scan_id;
     ids.webhook_id = (await a('POST', '/webhooks', { url: 'https://hooks.example.com/gatehouse', events: ['task.complete'], secret: 'whsec-0123456789abcdef' })).body.webhook_id;
     ids.session_id = (await a('POST', '/sessions', { agent: 'ai-readiness', title: 'Contract' })).body.session_id;
+    ids.trigger_id = (await a('POST', '/triggers', { name: 'Contract', source: { type: 'schedule', cron: '0 8 * * 1', timezone: 'Europe/Berlin' }, task: { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } } })).body.trigger_id;
     ids.code = 'validation-error';
     expect(Object.values(ids).every(Boolean)).toBe(true);
   }, 120_000);

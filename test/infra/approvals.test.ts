@@ -22,7 +22,7 @@ import {
 const FOURTEEN_DAYS = 14 * 24 * 60 * 60;
 const SCHEDULER_SERVICE = 'scheduler.amazonaws.com';
 const GROUP_NAME = 'Gatehouse-schedules';
-const SCHEDULING_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'];
+const SCHEDULING_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:UpdateSchedule'];
 const MAIL_ENVS = ['MAILER_BACKEND', 'MAIL_FROM'];
 /** `arn:${Partition}:<service>:${Region}:${AccountId}<resource...>`, as `Stack.formatArn` renders it. */
 const arnOf = (service: string, ...resource: unknown[]) => ({
@@ -215,12 +215,17 @@ describe('approvals', () => {
       const role = schedulerRoleId();
       const target = fnProperties(scheduleTargetId(template, 'approval-expiry'));
       const idleClose = fnProperties(scheduleTargetId(template, 'session-idle-close'));
+      const fireTrigger = fnProperties(scheduleTargetId(template, 'trigger-fire'));
 
       expect(template.findResources('AWS::IAM::Role')[role].Properties.ManagedPolicyArns).toBeUndefined();
       expect(target.FunctionName).toBe('Gatehouse-approval-expiry');
       expect(idleClose.FunctionName).toBe('Gatehouse-session-idle-close');
       expect(statementsByRole().get(role)).toEqual([
-        { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: [arnOf('lambda', `:function:${target.FunctionName}`), arnOf('lambda', `:function:${idleClose.FunctionName}`)] },
+        {
+          Effect: 'Allow',
+          Action: 'lambda:InvokeFunction',
+          Resource: [target, idleClose, fireTrigger].map((fn) => arnOf('lambda', `:function:${fn.FunctionName}`)),
+        },
       ]);
     });
   });

@@ -28,8 +28,10 @@ function synthSchedulesStack(): Template {
 
   const schedules = new Schedules(stack, 'Schedules');
   const closeIdleSession = fn('CloseIdleSession');
-  schedules.grantScheduling(requestApproval, { 'approval-expiry': expireApproval, 'session-idle-close': closeIdleSession });
-  schedules.grantScheduling(resolveApproval, { 'approval-expiry': expireApproval, 'session-idle-close': closeIdleSession });
+  const fireTrigger = fn('FireTrigger');
+  const targets = { 'approval-expiry': expireApproval, 'session-idle-close': closeIdleSession, 'trigger-fire': fireTrigger };
+  schedules.grantScheduling(requestApproval, targets);
+  schedules.grantScheduling(resolveApproval, targets);
   return Template.fromStack(stack);
 }
 
@@ -84,9 +86,13 @@ describe('Schedules construct', () => {
     const statements = policies.flatMap(({ Properties }) => Properties.PolicyDocument.Statement as PolicyStatement[]);
 
     expect(template.findResources('AWS::IAM::Role')[roleId()].Properties.ManagedPolicyArns).toBeUndefined();
-    expect(statements[0].Resource).toHaveLength(2);
+    expect(statements[0].Resource).toHaveLength(3);
     expect(statements).toEqual([
-      { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: expect.arrayContaining([{ 'Fn::GetAtt': [functionId('ExpireApproval'), 'Arn'] }, { 'Fn::GetAtt': [functionId('CloseIdleSession'), 'Arn'] }]) },
+      {
+        Effect: 'Allow',
+        Action: 'lambda:InvokeFunction',
+        Resource: expect.arrayContaining(['ExpireApproval', 'CloseIdleSession', 'FireTrigger'].map((name) => ({ 'Fn::GetAtt': [functionId(name), 'Arn'] }))),
+      },
     ]);
   });
 
@@ -107,7 +113,7 @@ describe('Schedules construct', () => {
     expect(statements).toEqual([
       {
         Effect: 'Allow',
-        Action: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+        Action: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:UpdateSchedule'],
         Resource: {
           'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':scheduler:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:schedule/${GROUP_NAME}/*`]],
         },

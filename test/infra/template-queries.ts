@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { API_VERSION, authorizer, routes, type RouteDefinition } from '#functions/routes';
-import { consumers, eventFanOut, recurringJobs, scheduleTargetAccess, scheduleTargets, taskWorker, type ConsumerDefinition } from '#shared/config/topology';
+import { consumers, eventFanOut, eventTriggerConsumer, recurringJobs, scheduleTargetAccess, scheduleTargets, taskWorker, type ConsumerDefinition } from '#shared/config/topology';
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import { functionId as constructIdOf, type AccessDeclaration } from '#lib/constructs/gatehouse-function';
 
@@ -138,11 +138,23 @@ export function streamMappings(template: Template): CfnResource[] {
   });
 }
 
-/** Logical id of the fan-out function (`eventFanOut`): the one the table's stream mapping invokes. */
+/** The functions the table's stream mappings invoke: the webhooks' fan-out and the event triggers' consumer. */
+export function streamConsumerIds(template: Template): Set<string> {
+  return new Set(streamMappings(template).map(({ Properties }) => Properties.FunctionName.Ref as string));
+}
+
+/** Logical id of the fan-out function (`eventFanOut`), on the table's stream. */
 export function fanOutId(template: Template): string {
-  const ids = new Set(streamMappings(template).map(({ Properties }) => Properties.FunctionName.Ref as string));
-  if (ids.size !== 1) throw new Error(`expected one function on the table's stream, found ${ids.size}`);
-  return [...ids][0];
+  const id = idAtPath(template, 'AWS::Lambda::Function', `Gatehouse/Webhooks/${constructIdOf(eventFanOut.handler)}/Resource`);
+  if (!streamConsumerIds(template).has(id)) throw new Error('the fan-out function is not on the table stream');
+  return id;
+}
+
+/** Logical id of the event triggers' consumer (`eventTriggerConsumer`), on the table's stream. */
+export function eventTriggerConsumerId(template: Template): string {
+  const id = idAtPath(template, 'AWS::Lambda::Function', `Gatehouse/EventTriggers/${constructIdOf(eventTriggerConsumer.handler)}/Resource`);
+  if (!streamConsumerIds(template).has(id)) throw new Error('the event triggers consumer is not on the table stream');
+  return id;
 }
 
 /** Logical id of a schedule target's function. */
@@ -163,8 +175,8 @@ export interface DeclaredFunction {
   access: AccessDeclaration;
 }
 
-/** How many functions the declarations call for: routes, authorizer, queue consumers, schedule targets, the stream fan-out, recurring jobs. */
-export const DECLARED_FUNCTION_COUNT = routes.length + 1 + consumers.length + Object.keys(scheduleTargets).length + 1 + recurringJobs.length;
+/** How many functions the declarations call for: routes, authorizer, queue consumers, schedule targets, the two stream consumers, recurring jobs. */
+export const DECLARED_FUNCTION_COUNT = routes.length + 1 + consumers.length + Object.keys(scheduleTargets).length + 2 + recurringJobs.length;
 
 /** Every function of the template, found through its declaration. */
 export function declaredFunctions(template: Template): DeclaredFunction[] {
@@ -176,6 +188,7 @@ export function declaredFunctions(template: Template): DeclaredFunction[] {
     ...consumers.map((consumer) => ({ name: consumer.name, id: consumerId(template, consumer), access: consumer.access })),
     ...(Object.keys(scheduleTargets) as ScheduleTarget[]).map((target) => ({ name: target, id: scheduleTargetId(template, target), access: scheduleTargetAccess[target] })),
     { name: eventFanOut.name, id: fanOutId(template), access: eventFanOut.access },
+    { name: eventTriggerConsumer.name, id: eventTriggerConsumerId(template), access: eventTriggerConsumer.access },
     ...recurringJobs.map((job) => ({ name: job.name, id: recurringJobId(template, job.handler), access: job.access })),
   ];
 }

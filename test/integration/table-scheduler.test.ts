@@ -10,7 +10,7 @@ import { ScheduleRunner } from '#lib/local/schedule-runner';
 import { provisionForTest } from '../support/provisioned';
 import { invocations } from '../support/recording-schedule-target';
 
-const TARGETS = { 'approval-expiry': 'test/support/recording-schedule-target.ts', 'session-idle-close': 'test/support/recording-schedule-target.ts' } as const;
+const TARGETS = { 'approval-expiry': 'test/support/recording-schedule-target.ts', 'session-idle-close': 'test/support/recording-schedule-target.ts', 'trigger-fire': 'test/support/recording-schedule-target.ts' } as const;
 const ROUND_MS = 50;
 
 let provisioned: Provisioned;

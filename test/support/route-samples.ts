@@ -34,6 +34,8 @@ export const validBodies: Record<string, Record<string, unknown>> = {
   'POST /sessions': { agent: 'ai-readiness', title: 'Sample session' },
   'POST /sessions/{session_id}/messages': { content: 'Hello' },
   'POST /sessions/{session_id}/close': { reason: 'done' },
+  'POST /triggers': { name: 'Sample trigger', source: { type: 'schedule', cron: '0 8 * * 1', timezone: 'Europe/Berlin' }, task: { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } } },
+  'PATCH /triggers/{trigger_id}': { enabled: false },
   'POST /approvals/{approval_id}/resolve': { decision: 'denied', comment: 'not now' },
   'POST /webhooks': { url: 'https://hooks.example.com/gatehouse', events: ['task.complete'], secret: 'whsec-0123456789abcdef' },
   'PATCH /webhooks/{webhook_id}': { events: ['task.complete', 'task.failed'] },

@@ -19,6 +19,7 @@ import { emailClaimEntity } from '#shared/adapters/dynamodb/entities/email-claim
 import { identityEntity } from '#shared/adapters/dynamodb/entities/identity';
 import { memberEntity } from '#shared/adapters/dynamodb/entities/member';
 import { sessionEntity, sessionMessageEntity, taskOriginEntity } from '#shared/adapters/dynamodb/entities/session';
+import { triggerEntity, triggerRunEntity } from '#shared/adapters/dynamodb/entities/trigger';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 export { ACTIVE_TASK_SHARDS, shardOf, type Key } from '#shared/adapters/dynamodb/entities/entity';
@@ -63,4 +64,6 @@ export const keys = {
   ...sessionEntity.keys,
   ...sessionMessageEntity.keys,
   ...taskOriginEntity.keys,
+  ...triggerEntity.keys,
+  ...triggerRunEntity.keys,
 };

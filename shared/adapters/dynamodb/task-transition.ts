@@ -182,17 +182,25 @@ export async function storedTaskState(task: Pick<Task, 'tenant_id' | 'task_id'>)
 
 /**
  * A task of a session: its creation counts in the session (only while it is open and of the
- * task's agent), its ending adds the agent's message; both in the task's own transaction.
+ * task's agent), its ending adds the agent's message; both in the task's own transaction. A task
+ * a trigger started is referenced in the trigger's partition (`GET /tasks?trigger_id=`).
  */
 function sessionWritesOf(request: TaskTransitionRequest, to: TaskStatus): { items: TransactItem[]; events: ServiceEvent[] } {
   const { task } = request;
   const sessionId = task.session_id;
+  if (request.trigger === 'create') {
+    const origin = request.task.trigger && 'trigger_id' in request.task.trigger ? [triggerTaskReference(request.task.tenant_id, request.task.trigger.trigger_id, request.task.task_id)] : [];
+    return { items: [...(sessionId ? sessionTaskCreation({ ...request.task, session_id: sessionId }) : []), ...origin], events: [] };
+  }
   if (!sessionId) return { items: [], events: [] };
-  if (request.trigger === 'create') return { items: sessionTaskCreation({ ...request.task, session_id: sessionId }), events: [] };
   if (!isTerminal(to)) return { items: [], events: [] };
   // A cancelled task's artifacts are discarded: the message names none.
   const artifactIds = to === 'cancelled' ? [] : [...new Set([...Object.keys(task.artifacts ?? {}), ...(request.emitted ?? [])])].sort();
   return agentMessageWrites({ ...task, session_id: sessionId }, to, artifactIds, request.at, request.fields?.error as TaskError | undefined);
+}
+
+function triggerTaskReference(tenantId: string, triggerId: string, taskId: string): TransactItem {
+  return { Put: { TableName: tableName(), Item: { ...keys.taskOfOrigin(tenantId, { kind: 'TRIGGER', id: triggerId }, taskId), entity: 'task_origin', task_id: taskId } } };
 }
 
 /** The usage a creation or an ending adds (in the month of the write), or none for other triggers. */

@@ -1,7 +1,8 @@
-import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand, type CreateScheduleCommandInput, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import { getStringFromEnv, once } from '#shared/config/env';
 import { systemClock, type Clock } from '#shared/domain/clock';
-import { SCHEDULE_TARGETS, assertScheduleName, assertValidSchedule, type OneTimeSchedule, type ScheduleTarget, type Scheduler } from '#shared/domain/scheduler';
+import { toEventBridgeCron } from '#shared/domain/eventbridge-cron';
+import { SCHEDULE_TARGETS, assertScheduleName, assertValidSchedule, type OneTimeSchedule, type RecurringSchedule, type ScheduleTarget, type Scheduler } from '#shared/domain/scheduler';
 import { schedulerClient } from '#shared/adapters/scheduler/client';
 import { SCHEDULER_ENV, targetArnEnv } from '#shared/adapters/scheduler/environment';
 import { SCHEDULE_RETRY_POLICY } from '#shared/adapters/scheduler/retry-policy';
@@ -73,6 +74,41 @@ export class EventBridgeScheduler implements Scheduler {
       // Same name already scheduled: a retried request, so the schedule we wanted exists.
       if (error instanceof ConflictException || nameOf(error) === 'ConflictException') return;
       throw error;
+    }
+  }
+
+  /**
+   * A cron schedule in the trigger's time zone (EventBridge's six-field cron, translated), kept
+   * after each run. The target's input names the run: EventBridge fills in
+   * `<aws.scheduler.scheduled-time>`, so a late or repeated delivery still says which time it is for.
+   */
+  async scheduleRecurring(schedule: RecurringSchedule): Promise<void> {
+    assertScheduleName(schedule.name);
+    const input: CreateScheduleCommandInput = {
+      Name: schedule.name,
+      GroupName: this.config.groupName,
+      ScheduleExpression: toEventBridgeCron(schedule.cron),
+      ScheduleExpressionTimezone: schedule.timezone,
+      ...(schedule.start_at ? { StartDate: new Date(schedule.start_at) } : {}),
+      ...(schedule.end_at ? { EndDate: new Date(schedule.end_at) } : {}),
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'NONE',
+      Target: {
+        Arn: this.config.targetArns[schedule.target],
+        RoleArn: this.config.roleArn,
+        Input: JSON.stringify({ ...schedule.payload, scheduled_time: '<aws.scheduler.scheduled-time>' }),
+        RetryPolicy: {
+          MaximumRetryAttempts: SCHEDULE_RETRY_POLICY.maximumRetryAttempts,
+          MaximumEventAgeInSeconds: SCHEDULE_RETRY_POLICY.maximumEventAgeSeconds,
+        },
+      },
+    };
+    try {
+      await this.client.send(new CreateScheduleCommand(input));
+    } catch (error) {
+      if (!(error instanceof ConflictException || nameOf(error) === 'ConflictException')) throw error;
+      // UpdateSchedule replaces every field: the same input describes the whole schedule.
+      await this.client.send(new UpdateScheduleCommand(input));
     }
   }
 

@@ -1,9 +1,10 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { GSI3 } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure } from '#shared/adapters/dynamodb/transactions';
 import { once } from '#shared/config/env';
-import { assertScheduleName, assertValidSchedule, type OneTimeSchedule, type ScheduleTarget, type Scheduler } from '#shared/domain/scheduler';
+import { nextRuns, type ScheduleSpec } from '#shared/domain/cron-schedule';
+import { assertScheduleName, assertValidSchedule, type OneTimeSchedule, type RecurringSchedule, type ScheduleTarget, type Scheduler } from '#shared/domain/scheduler';
 import { SCHEDULES_DUE_PARTITION, scheduleKeys } from '#shared/adapters/scheduler/schedule-keys';
 
 /** A stored schedule as the local runner sees it. */
@@ -19,6 +20,8 @@ interface ScheduleItem {
   payload: Record<string, unknown>;
   attempts?: number;
   claimed_until?: string;
+  /** A recurring schedule's cron: after each run the item moves to its next run instead of going. */
+  recurring?: ScheduleSpec;
 }
 
 /**
@@ -55,6 +58,71 @@ export class TableScheduler implements Scheduler {
     } catch (error) {
       if (isConditionFailure(error)) return;
       throw error;
+    }
+  }
+
+  /**
+   * A recurring schedule as one item at its next run; the runner moves it on after each run
+   * (`advance`). Replaces a schedule of the same name, as UpdateSchedule does.
+   */
+  async scheduleRecurring(schedule: RecurringSchedule, now: Date = new Date()): Promise<void> {
+    assertScheduleName(schedule.name);
+    const spec: ScheduleSpec = { cron: schedule.cron, timezone: schedule.timezone, ...(schedule.start_at ? { start_at: schedule.start_at } : {}), ...(schedule.end_at ? { end_at: schedule.end_at } : {}) };
+    const [next] = nextRuns(spec, now, 1);
+    if (!next) {
+      await this.cancel(schedule.name);
+      return;
+    }
+    await this.client.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          ...scheduleKeys.schedule(schedule.name),
+          ...scheduleKeys.dueIndex(next, schedule.name),
+          entity: 'schedule',
+          name: schedule.name,
+          at: next.toISOString(),
+          target: schedule.target,
+          payload: schedule.payload,
+          attempts: 0,
+          recurring: spec,
+        },
+      }),
+    );
+  }
+
+  /** The cron of a recurring schedule (undefined for a one-time one, or one that is gone). */
+  async recurrenceOf(name: string): Promise<ScheduleSpec | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: scheduleKeys.schedule(name), ConsistentRead: true }));
+    return (Item as ScheduleItem | undefined)?.recurring;
+  }
+
+  /**
+   * Moves a recurring schedule that ran (or was given up on) to its first run after both its last
+   * one and `now`: runs missed while nothing ran are not replayed one by one (the trigger runner
+   * records them as missed). Gone when the schedule has no run left (past its end).
+   */
+  async advance(name: string, ranAt: Date, spec: ScheduleSpec, now: Date): Promise<void> {
+    const [next] = nextRuns(spec, new Date(Math.max(ranAt.getTime(), now.getTime())), 1);
+    if (!next) {
+      await this.complete(name);
+      return;
+    }
+    const due = scheduleKeys.dueIndex(next, name);
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: scheduleKeys.schedule(name),
+          UpdateExpression: 'SET #at = :at, #duePk = :duePk, #dueSk = :dueSk, attempts = :zero REMOVE claimed_until, last_error',
+          // Only the run just made: a schedule replaced meanwhile keeps its new time.
+          ConditionExpression: '#at = :ranAt',
+          ExpressionAttributeNames: { '#at': 'at', '#duePk': GSI3.partitionKey, '#dueSk': GSI3.sortKey },
+          ExpressionAttributeValues: { ':at': next.toISOString(), ':duePk': due[GSI3.partitionKey], ':dueSk': due[GSI3.sortKey], ':zero': 0, ':ranAt': ranAt.toISOString() },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
     }
   }
 

@@ -61,9 +61,17 @@ export const enrichLeadsInputSchema: JsonSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['domain'],
+        // The leads of a `sales.lead_list` as they are (an event trigger maps /artifact/data/leads
+        // here): their other fields are known and ignored, anything else is still refused.
         properties: {
           lead_id: { type: 'string', minLength: 1, maxLength: 128 },
           domain,
+          company: { type: 'string' },
+          industry: { type: 'string' },
+          country: { type: 'string' },
+          employees: { type: 'number' },
+          fit_score: { type: 'number' },
+          fit_reasons: { type: 'array', items: { type: 'string' } },
         },
       },
     },

@@ -83,6 +83,31 @@ export const sessionMessageSchema = /* @__PURE__ */ z.schema(() =>
     artifact_ids: z.optional(z.array(text())),
   }),
 );
+export const triggerSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    trigger_id: text(),
+    name: text(),
+    source: record({ type: z.enum(['schedule', 'event', 'mail', 'chat']) }),
+    task: record({ agent: text(), task_type: text(), input: anyObject(), input_mapping: z.optional(z.record(z.string(), z.string())), priority: z.enum(['low', 'normal', 'high']) }),
+    enabled: z.boolean(),
+    created_at: instant(),
+    updated_at: instant(),
+    next_runs: z.optional(z.array(instant())),
+    last_scheduled_for: z.nullable(instant()),
+    last_task_id: nullableText(),
+  }),
+);
+export const triggerRunSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    run_id: text(),
+    trigger_id: text(),
+    at: instant(),
+    scheduled_for: z.optional(instant()),
+    outcome: z.enum(['task_created', 'skipped_overlap', 'skipped_depth', 'skipped_disabled', 'missed', 'failed']),
+    task_id: z.optional(text()),
+    reason: z.optional(text()),
+  }),
+);
 export const taskCancellationSchema = /* @__PURE__ */ z.schema(() => record({ cancelled: z.boolean(), task_id: text(), status: text() }));
 
 export const artifactSchema = /* @__PURE__ */ z.schema(() =>

@@ -51,7 +51,7 @@ describe('OWASP API4/API10', () => {
     ids.webhook_id = (await a('POST', '/webhooks', validBodies['POST /webhooks'])).body.webhook_id;
     ids.project_id = (await a('POST', '/projects', validBodies['POST /projects'])).body.project_id;
     ids.scan_id = (await a('POST', `/projects/${ids.project_id}/scans`, { detectors: ['security'] })).body.scan_id;
-    Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', key_id: 'key_none', user_id: 'usr_none', session_id: 'ses_none' });
+    Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', key_id: 'key_none', user_id: 'usr_none', session_id: 'ses_none', trigger_id: 'trg_none' });
     await eventually(async () => (['completed', 'failed'].includes((await a('GET', `/scans/${ids.scan_id}`)).body.status) ? true : undefined), 60_000, 250);
   }, 120_000);
 

@@ -57,6 +57,16 @@ export async function buildTenantWorld(runtime: TestRuntime, site: TestSite): Pr
   ids.key_id = (await a('POST', '/api-keys', { name: 'world key', role: 'viewer' })).body.key_id;
   ids.user_id = (await a('POST', '/members', { email: `world.${Date.now()}@example.com`, role: 'viewer' })).body.user_id;
 
+  ids.session_id = (await a('POST', '/sessions', { agent: 'ai-readiness', title: 'World session' })).body.session_id;
+  expect((await a('POST', `/sessions/${ids.session_id}/messages`, { content: 'A message of tenant A' })).status).toBe(201);
+  const trigger = await a('POST', '/triggers', {
+    name: 'World trigger',
+    source: { type: 'event', artifact_type: 'sales.lead_list', agent: 'sales' },
+    task: { agent: 'sales', task_type: 'sales.enrich_leads', input_mapping: { leads: '/artifact/data/leads' } },
+  });
+  expect(trigger.status).toBe(201);
+  ids.trigger_id = trigger.body.trigger_id;
+
   ids.task_id = (await a('POST', '/tasks', aiTask)).body.task_id;
   const bTaskId = (await b('POST', '/tasks', aiTask)).body.task_id;
   const draft = (await a('POST', '/tasks', draftTask)).body.task_id;

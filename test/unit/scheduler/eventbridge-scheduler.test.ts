@@ -8,7 +8,7 @@ import type { OneTimeSchedule } from '#shared/domain/scheduler';
 const config: EventBridgeSchedulerConfig = {
   groupName: 'Gatehouse-schedules',
   roleArn: 'arn:aws:iam::123456789012:role/scheduler-invoke',
-  targetArns: { 'approval-expiry': 'arn:aws:lambda:eu-west-1:123456789012:function:expire-approval', 'session-idle-close': 'arn:aws:lambda:eu-west-1:123456789012:function:session-idle-close' },
+  targetArns: { 'approval-expiry': 'arn:aws:lambda:eu-west-1:123456789012:function:expire-approval', 'session-idle-close': 'arn:aws:lambda:eu-west-1:123456789012:function:session-idle-close', 'trigger-fire': 'arn:aws:lambda:eu-west-1:123456789012:function:trigger-fire' },
 };
 const NOW = new Date('2030-05-06T07:08:09.000Z');
 const clock: Clock = { now: () => NOW };
@@ -133,6 +133,7 @@ describe('EventBridge Scheduler configuration', () => {
     vi.stubEnv('SCHEDULER_ROLE_ARN', config.roleArn);
     vi.stubEnv('SCHEDULE_TARGET_ARN_APPROVAL_EXPIRY', config.targetArns['approval-expiry']);
     vi.stubEnv('SCHEDULE_TARGET_ARN_SESSION_IDLE_CLOSE', config.targetArns['session-idle-close']);
+    vi.stubEnv('SCHEDULE_TARGET_ARN_TRIGGER_FIRE', config.targetArns['trigger-fire']);
 
     expect(eventBridgeSchedulerConfigFromEnv()).toEqual(config);
   });

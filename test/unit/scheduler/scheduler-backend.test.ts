@@ -26,6 +26,7 @@ describe('scheduler backend selection', () => {
     vi.stubEnv('SCHEDULER_ROLE_ARN', 'arn:aws:iam::123456789012:role/r');
     vi.stubEnv('SCHEDULE_TARGET_ARN_APPROVAL_EXPIRY', 'arn:aws:lambda:eu-west-1:123456789012:function:f');
     vi.stubEnv('SCHEDULE_TARGET_ARN_SESSION_IDLE_CLOSE', 'arn:aws:lambda:eu-west-1:123456789012:function:g');
+    vi.stubEnv('SCHEDULE_TARGET_ARN_TRIGGER_FIRE', 'arn:aws:lambda:eu-west-1:123456789012:function:h');
     const { scheduler, EventBridgeScheduler } = await freshScheduler();
 
     expect(scheduler()).toBeInstanceOf(EventBridgeScheduler);

@@ -20,6 +20,7 @@ import { emailClaimEntity } from '#shared/adapters/dynamodb/entities/email-claim
 import { identityEntity } from '#shared/adapters/dynamodb/entities/identity';
 import { memberEntity } from '#shared/adapters/dynamodb/entities/member';
 import { sessionEntity, sessionMessageEntity, taskOriginEntity } from '#shared/adapters/dynamodb/entities/session';
+import { triggerEntity, triggerRunEntity } from '#shared/adapters/dynamodb/entities/trigger';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 /**
@@ -57,4 +58,6 @@ export const ENTITIES = [
   sessionEntity,
   sessionMessageEntity,
   taskOriginEntity,
+  triggerEntity,
+  triggerRunEntity,
 ] as const;

@@ -1,0 +1,32 @@
+import { defineEntity, indexKey, tenant, type Key } from '#shared/adapters/dynamodb/entities/entity';
+
+const triggerPartition = (tenantId: string, triggerId: string) => `${tenant(tenantId)}#TRIGGER#${triggerId}`;
+const triggersPartition = (tenantId: string) => `${tenant(tenantId)}#TRIGGERS`;
+
+/**
+ * A trigger, listed per tenant newest first. Its partition also holds its runs (sorted by run id:
+ * by time) and the references to the tasks it started (entities/session.ts `taskOfOrigin`).
+ */
+export const triggerEntity = defineEntity({
+  entity: 'trigger',
+  tenantScoped: true,
+  keys: {
+    trigger: (tenantId: string, triggerId: string): Key => ({ pk: triggerPartition(tenantId, triggerId), sk: 'TRIGGER' }),
+    triggerListing: (tenantId: string, triggerId: string) => indexKey('gsi1', triggersPartition(tenantId), triggerId),
+    triggersPartition,
+    triggerPartition,
+  },
+  primaryKey: 'trigger',
+  indexes: [{ index: 'gsi1', key: 'triggerListing', copies: 'ALL' }],
+});
+
+/** One run of a trigger: a task it started, or why it started none. Written once (its id is its claim). */
+export const triggerRunEntity = defineEntity({
+  entity: 'trigger_run',
+  tenantScoped: true,
+  keys: {
+    triggerRun: (tenantId: string, triggerId: string, runId: string): Key => ({ pk: triggerPartition(tenantId, triggerId), sk: `RUN#${runId}` }),
+  },
+  primaryKey: 'triggerRun',
+  indexes: [],
+});

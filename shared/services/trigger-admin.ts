@@ -1,0 +1,103 @@
+import { triggerRepository } from '#shared/adapters/dynamodb/trigger-repository';
+import { scheduler } from '#shared/adapters/scheduler/scheduler';
+import { systemClock, type Clock } from '#shared/domain/clock';
+import { firedByEventBridge, nextRuns } from '#shared/domain/cron-schedule';
+import { ConflictError, NotFoundError } from '#shared/domain/errors';
+import { newId } from '#shared/domain/ids';
+import { MAX_TRIGGERS_PER_TENANT, triggerScheduleName, type Trigger, type TriggerSource, type TriggerTask } from '#shared/domain/trigger';
+import { getTrigger } from '#shared/services/triggers';
+import { validatedTrigger } from '#shared/services/trigger-validation';
+
+export interface CreateTriggerRequest {
+  name: string;
+  source: TriggerSource;
+  task: TriggerTask;
+  enabled: boolean;
+}
+
+export type UpdateTriggerRequest = Partial<CreateTriggerRequest>;
+
+/**
+ * Makes the trigger's schedule match it: an enabled schedule trigger has its recurring schedule
+ * (one per trigger on AWS), anything else none. EventBridge skips a run whose local time a DST
+ * change skips, where ours runs at the gap's end: a one-time schedule covers the next such run.
+ */
+export async function syncTriggerSchedule(trigger: Trigger, clock: Clock = systemClock): Promise<void> {
+  const name = triggerScheduleName(trigger);
+  if (trigger.source.type !== 'schedule' || !trigger.enabled) {
+    await scheduler().cancel(name);
+    return;
+  }
+  const { cron, timezone, start_at, end_at } = trigger.source;
+  const payload = { tenant_id: trigger.tenant_id, trigger_id: trigger.trigger_id };
+  await scheduler().scheduleRecurring({ name, cron, timezone, ...(start_at ? { start_at } : {}), ...(end_at ? { end_at } : {}), target: 'trigger-fire', payload });
+  await armGapRun(trigger, clock.now());
+}
+
+/** The one-time schedule of the next run after `after`, when it is one EventBridge will not fire (a DST gap). */
+export async function armGapRun(trigger: Trigger, after: Date): Promise<void> {
+  if (trigger.source.type !== 'schedule') return;
+  const [next] = nextRuns(trigger.source, after, 1);
+  if (!next || firedByEventBridge(trigger.source, next)) return;
+  await scheduler().scheduleOnce({
+    name: `tgap-${trigger.trigger_id}-${Math.floor(next.getTime() / 1000)}`,
+    at: next,
+    target: 'trigger-fire',
+    payload: { tenant_id: trigger.tenant_id, trigger_id: trigger.trigger_id, scheduled_time: next.toISOString() },
+  });
+}
+
+/**
+ * Creates a trigger. Its schedule is made first: a schedule whose trigger was never stored fires,
+ * finds nothing and says so; a stored schedule trigger without its schedule would never run.
+ */
+export async function createTrigger(tenantId: string, request: CreateTriggerRequest, clock: Clock = systemClock): Promise<Trigger> {
+  const { source, task } = await validatedTrigger(tenantId, request.source, request.task);
+  if ((await triggerRepository.listAll(tenantId)).length >= MAX_TRIGGERS_PER_TENANT) {
+    throw new ConflictError('trigger_limit_reached', `A tenant has at most ${MAX_TRIGGERS_PER_TENANT} triggers; delete one first.`);
+  }
+  const now = clock.now();
+  const trigger: Trigger = {
+    trigger_id: newId('trg', now.getTime()),
+    tenant_id: tenantId,
+    name: request.name,
+    source,
+    task,
+    enabled: request.enabled,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  await syncTriggerSchedule(trigger, clock);
+  await triggerRepository.create(trigger);
+  return trigger;
+}
+
+/**
+ * Changes a trigger (`enabled: false` pauses it, `true` resumes). A schedule changed or resumed
+ * counts from now: the times it would have run before are not runs it missed.
+ */
+export async function updateTrigger(tenantId: string, triggerId: string, request: UpdateTriggerRequest, clock: Clock = systemClock): Promise<Trigger> {
+  const current = await getTrigger(tenantId, triggerId);
+  const { source, task } = await validatedTrigger(tenantId, request.source ?? current.source, request.task ?? current.task);
+  const now = clock.now().toISOString();
+  const rescheduled = request.source !== undefined || (request.enabled === true && !current.enabled);
+  const updated: Trigger = {
+    ...current,
+    name: request.name ?? current.name,
+    source,
+    task,
+    enabled: request.enabled ?? current.enabled,
+    updated_at: now,
+    ...(rescheduled && source.type === 'schedule' ? { last_scheduled_for: now } : {}),
+  };
+  if (!(await triggerRepository.replace(updated))) throw new NotFoundError('trigger', triggerId);
+  await syncTriggerSchedule(updated, clock);
+  return updated;
+}
+
+/** Deletes the trigger and its schedule (its runs go with it; the tasks it started stay). */
+export async function deleteTrigger(tenantId: string, triggerId: string): Promise<void> {
+  const trigger = await getTrigger(tenantId, triggerId);
+  await scheduler().cancel(triggerScheduleName(trigger));
+  await triggerRepository.delete(tenantId, triggerId);
+}

@@ -1,0 +1,50 @@
+import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
+import { findAgentListing } from '#shared/agents/directory';
+import { builtInManifests, findManifestBySlug } from '#shared/agents/manifests';
+import { scheduleProblems } from '#shared/domain/cron-schedule';
+import { InvalidRequestError, type FieldError } from '#shared/domain/errors';
+import { validateAgainstSchema } from '#shared/domain/input-validation';
+import { pointerProblem } from '#shared/domain/json-pointer';
+import type { TriggerSource, TriggerTask } from '#shared/domain/trigger';
+
+/** Every artifact type some built-in agent emits: what an event trigger may wait for. */
+const KNOWN_ARTIFACT_TYPES = new Set(builtInManifests.flatMap((manifest) => manifest.task_types.flatMap((taskType) => taskType.artifact_types)));
+
+/**
+ * A trigger's source and task as the service keeps them (agents by canonical slug), or a 400
+ * naming every field that is wrong: a bad cron or zone, an unknown or undeployed agent, a task
+ * type it lacks, input that breaks the task type's schema (checked now unless a mapping fills it
+ * at run time), a pointer that is not RFC 6901, an artifact type no agent emits.
+ */
+export async function validatedTrigger(tenantId: string, source: TriggerSource, task: TriggerTask): Promise<{ source: TriggerSource; task: TriggerTask }> {
+  const problems: FieldError[] = [];
+  let checkedSource = source;
+  if (source.type === 'schedule') {
+    problems.push(...scheduleProblems(source).map((problem) => ({ path: `body.source.${problem.path}`, message: problem.message })));
+    if (task.input_mapping) problems.push({ path: 'body.task.input_mapping', message: 'applies to event triggers only: a schedule has nothing to map from' });
+  } else {
+    if (!KNOWN_ARTIFACT_TYPES.has(source.artifact_type)) problems.push({ path: 'body.source.artifact_type', message: `no agent emits '${source.artifact_type}'; one of: ${[...KNOWN_ARTIFACT_TYPES].sort().join(', ')}` });
+    if (source.agent !== undefined) {
+      const listing = findAgentListing(source.agent);
+      if (!listing) problems.push({ path: 'body.source.agent', message: `unknown agent '${source.agent}'` });
+      else checkedSource = { ...source, agent: listing.slug };
+    }
+  }
+
+  const listing = findAgentListing(task.agent);
+  const deployed = listing ? (await agentRepository.list(tenantId)).some((deployment) => deployment.agent_slug === listing.slug) : false;
+  if (!listing) problems.push({ path: 'body.task.agent', message: `unknown agent '${task.agent}'` });
+  else if (!deployed) problems.push({ path: 'body.task.agent', message: `agent '${task.agent}' is not deployed for this tenant (POST /v1/agents/deploy)` });
+  const taskType = listing ? findManifestBySlug(listing.slug)?.task_types.find((candidate) => candidate.task_type === task.task_type) : undefined;
+  if (listing && !taskType) problems.push({ path: 'body.task.task_type', message: `must be one of: ${listing.task_types.join(', ')}` });
+  for (const [field, pointer] of Object.entries(task.input_mapping ?? {})) {
+    const problem = pointerProblem(pointer);
+    if (problem) problems.push({ path: `body.task.input_mapping.${field}`, message: problem });
+  }
+  // With a mapping the input is complete only at run time; a mapped input that breaks the schema fails its task `malformed_input`.
+  if (taskType && !task.input_mapping) {
+    problems.push(...validateAgainstSchema(taskType.input_schema, task.input).map((violation) => ({ path: `body.task.${violation.path}`, message: violation.message })));
+  }
+  if (problems.length > 0) throw new InvalidRequestError('The trigger is not valid.', problems);
+  return { source: checkedSource, task: { ...task, agent: listing!.slug } };
+}
