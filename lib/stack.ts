@@ -62,7 +62,7 @@ export class GatehouseStack extends Stack {
     this.outputs(signIn);
     new RecurringJobs(this, 'RecurringJobs', tasks.resources);
     // Watches every function of the stack, wherever it is created (see Monitoring).
-    new Monitoring(this, 'Monitoring', { stage: api.deploymentStage, queues: tasks.queuesByName, otherDeadLetterQueues: { 'fan-out-failures': webhooks.fanOutFailures, 'event-trigger-failures': eventTriggers.failures }, streamConsumer: webhooks.fanOut, topicKey: keys.alarms });
+    new Monitoring(this, 'Monitoring', { stage: api.deploymentStage, queues: tasks.queuesByName, otherDeadLetterQueues: { 'fan-out-failures': webhooks.fanOutFailures, 'event-trigger-failures': eventTriggers.failures }, streamConsumer: webhooks.fanOut, triggerConsumer: eventTriggers.consumer, topicKey: keys.alarms });
   }
 
   /** What people and scripts need after a deploy (the dashboard's URL is the Dashboard construct's). */

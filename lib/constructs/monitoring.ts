@@ -20,8 +20,10 @@ export interface MonitoringProps {
   queues: ReadonlyMap<string, MonitoredQueue>;
   /** Dead-letter queues that are no declared queue's redrive target, by name: the stream fan-out's failure queue. */
   otherDeadLetterQueues: Readonly<Record<string, IQueue>>;
-  /** The table stream's consumer, whose iterator age is watched. */
+  /** The table stream's fan-out, whose iterator age is watched. */
   streamConsumer: IFunction;
+  /** The table stream's other reader, the event triggers' consumer (watched the same way). */
+  triggerConsumer?: IFunction;
   /** The key of the alarm topic (`Keys.alarms`); CloudWatch alarms of this stack may use it. */
   topicKey: IKey;
 }
@@ -94,7 +96,7 @@ export class Monitoring extends Construct {
       ...apiSection(addAlarm, stage),
       ...queueSection(addAlarm, queues, otherDeadLetterQueues),
       ...functionSection(addAlarm, this.stackFunctions(), (fn) => this.label(fn)),
-      ...streamSection(addAlarm, streamConsumer),
+      ...streamSection(addAlarm, streamConsumer, this.props.triggerConsumer),
       ...catalogSection(addAlarm),
     ];
     const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${Stack.of(this).stackName}-service` });

@@ -7,7 +7,7 @@ import { METRICS, METRICS_NAMESPACE, SERVICE_DIMENSION, SERVICE_NAME } from '#sh
 import { ALARM_THRESHOLDS, oldestMessageAgeThresholdSeconds } from '#lib/constructs/monitoring';
 import { GatehouseStack } from '#lib/stack';
 import { synthGatehouse, synthGatehouseTemplates, TEST_DASHBOARD_SITE } from './synth';
-import { fanOutId, idAtPath, queueIdFor, type CfnResource } from './template-queries';
+import { eventTriggerConsumerId, fanOutId, idAtPath, queueIdFor, type CfnResource } from './template-queries';
 
 interface MetricRef {
   namespace: string;
@@ -203,6 +203,14 @@ describe('monitoring', () => {
       });
     }, 120_000);
 
+    it("alarms on the event triggers consumer's iterator age", () => {
+      const matching = alarmsOn('IteratorAge', { FunctionName: { Ref: eventTriggerConsumerId(template) } });
+
+      expect(matching).toHaveLength(1);
+      expect(matching[0].Properties).toMatchObject({ Threshold: ALARM_THRESHOLDS.iteratorAgeMs, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 2 });
+      expect(matching[0].Properties.AlarmName).toMatch(/event-trigger-iterator-age$/);
+    });
+
     it("alarms on the stream fan-out's iterator age", () => {
       const matching = alarmsOn('IteratorAge', { FunctionName: { Ref: fanOutId(template) } });
 
@@ -235,10 +243,10 @@ describe('monitoring', () => {
       expect(matching[0].Properties).toMatchObject({ Threshold: ALARM_THRESHOLDS.webhookFailurePercent, EvaluationPeriods: 3 });
     });
 
-    it('has exactly the alarms above: dead letters, oldest messages, functions, iterator age, API 5xx, webhook failures', () => {
+    it('has exactly the alarms above: dead letters, oldest messages, functions, the two iterator ages, API 5xx, webhook failures', () => {
       const functions = functionIds().length;
 
-      expect(alarms).toHaveLength(allQueues.length + 2 + allQueues.length + functions + 3);
+      expect(alarms).toHaveLength(allQueues.length + 2 + allQueues.length + functions + 4);
     });
   });
 

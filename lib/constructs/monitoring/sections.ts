@@ -131,7 +131,7 @@ export function functionSection(alarm: AddAlarm, functions: LambdaFunction[], la
   ];
 }
 
-export function streamSection(alarm: AddAlarm, streamConsumer: IFunction): IWidget[][] {
+export function streamSection(alarm: AddAlarm, streamConsumer: IFunction, triggerConsumer?: IFunction): IWidget[][] {
   const iteratorAge = streamConsumer.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum', label: 'fan-out iterator age (ms)' });
   const minutes = ALARM_THRESHOLDS.iteratorAgeMs / 60_000;
   alarm('StreamIteratorAge', 'stream-iterator-age', {
@@ -141,7 +141,16 @@ export function streamSection(alarm: AddAlarm, streamConsumer: IFunction): IWidg
     comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
     description: `The stream fan-out reads records more than ${minutes} minutes old, for 10 minutes: webhooks and event fan-out lag behind the table.`,
   });
-  return [[graph('Table stream: fan-out iterator age (ms)', [iteratorAge], 24)]];
+  if (!triggerConsumer) return [[graph('Table stream: fan-out iterator age (ms)', [iteratorAge], 24)]];
+  const triggerAge = triggerConsumer.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum', label: 'event triggers iterator age (ms)' });
+  alarm('EventTriggerIteratorAge', 'event-trigger-iterator-age', {
+    metric: triggerAge,
+    threshold: ALARM_THRESHOLDS.iteratorAgeMs,
+    evaluationPeriods: 2,
+    comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    description: `The event triggers' stream consumer reads records more than ${minutes} minutes old, for 10 minutes: triggered tasks start that late.`,
+  });
+  return [[graph('Table stream: iterator age of its two readers (ms)', [iteratorAge, triggerAge], 24)]];
 }
 
 /** The business metrics of the catalog (tasks, scans, approvals, webhooks), and the webhook failure alarm. */

@@ -7,8 +7,12 @@ import { startReceiver } from '../../support/webhook-receiver';
 const TASKS = 30;
 const key = 'gh_test_crash_webhooks_0123456789';
 const SUBSCRIBED = ['task.created', 'task.started', 'task.progress', 'artifact.emitted', 'task.complete'];
-/** A slow receiver, so that deliveries pile up in the queue that the crash then wipes. */
-const RECEIVER_DELAY_MS = 150;
+/**
+ * A slow receiver, so that deliveries pile up in the queue that the crash then wipes. At 150 ms the
+ * deliverer's 20 concurrent attempts drained ~180 deliveries in about a second, and under CI load
+ * the crash sometimes found none queued (nothing to re-send); at 1 s they take about nine.
+ */
+const RECEIVER_DELAY_MS = 1_000;
 
 describe('a runtime killed (SIGKILL) with webhook deliveries queued, then started again on the same data', () => {
   const processes: RuntimeProcess[] = [];
