@@ -52,7 +52,7 @@ export async function armGapRun(trigger: Trigger, after: Date): Promise<void> {
  * finds nothing and says so; a stored schedule trigger without its schedule would never run.
  */
 export async function createTrigger(tenantId: string, request: CreateTriggerRequest, clock: Clock = systemClock): Promise<Trigger> {
-  const { source, task } = await validatedTrigger(tenantId, request.source, request.task);
+  const { source, task } = await validatedTrigger(tenantId, request.source, request.task, clock.now());
   if ((await triggerRepository.listAll(tenantId)).length >= MAX_TRIGGERS_PER_TENANT) {
     throw new ConflictError('trigger_limit_reached', `A tenant has at most ${MAX_TRIGGERS_PER_TENANT} triggers; delete one first.`);
   }
@@ -78,7 +78,7 @@ export async function createTrigger(tenantId: string, request: CreateTriggerRequ
  */
 export async function updateTrigger(tenantId: string, triggerId: string, request: UpdateTriggerRequest, clock: Clock = systemClock): Promise<Trigger> {
   const current = await getTrigger(tenantId, triggerId);
-  const { source, task } = await validatedTrigger(tenantId, request.source ?? current.source, request.task ?? current.task);
+  const { source, task } = await validatedTrigger(tenantId, request.source ?? current.source, request.task ?? current.task, clock.now());
   const now = clock.now().toISOString();
   const rescheduled = request.source !== undefined || (request.enabled === true && !current.enabled);
   const updated: Trigger = {

@@ -16,11 +16,14 @@ const KNOWN_ARTIFACT_TYPES = new Set(builtInManifests.flatMap((manifest) => mani
  * type it lacks, input that breaks the task type's schema (checked now unless a mapping fills it
  * at run time), a pointer that is not RFC 6901, an artifact type no agent emits.
  */
-export async function validatedTrigger(tenantId: string, source: TriggerSource, task: TriggerTask): Promise<{ source: TriggerSource; task: TriggerTask }> {
+export async function validatedTrigger(tenantId: string, source: TriggerSource, task: TriggerTask, now: Date = new Date()): Promise<{ source: TriggerSource; task: TriggerTask }> {
   const problems: FieldError[] = [];
   let checkedSource = source;
   if (source.type === 'schedule') {
-    problems.push(...scheduleProblems(source).map((problem) => ({ path: `body.source.${problem.path}`, message: problem.message })));
+    const schedule = scheduleProblems(source).map((problem) => ({ path: `body.source.${problem.path}`, message: problem.message }));
+    problems.push(...schedule);
+    // A schedule that can never run again is a mistake, and EventBridge refuses an EndDate in the past.
+    if (schedule.length === 0 && source.end_at && Date.parse(source.end_at) <= now.getTime()) problems.push({ path: 'body.source.end_at', message: 'is in the past: the schedule would never run' });
     if (task.input_mapping) problems.push({ path: 'body.task.input_mapping', message: 'applies to event triggers only: a schedule has nothing to map from' });
   } else {
     if (!KNOWN_ARTIFACT_TYPES.has(source.artifact_type)) problems.push({ path: 'body.source.artifact_type', message: `no agent emits '${source.artifact_type}'; one of: ${[...KNOWN_ARTIFACT_TYPES].sort().join(', ')}` });

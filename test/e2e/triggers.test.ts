@@ -51,6 +51,8 @@ describe('triggers end to end', () => {
       [{ name: 'x', source: { type: 'event', artifact_type: 'sales.lead_list' }, task: { agent: 'sales', task_type: 'sales.enrich_leads', input_mapping: { leads: 'artifact/data' } } }, 'body.task.input_mapping.leads'],
       [{ name: 'x', source: { type: 'event', artifact_type: 'nothing.ever' }, task: audit }, 'body.source.artifact_type'],
       [{ name: 'x', source: everyMinute, task: { ...audit, input_mapping: { scope: '/x' } } }, 'body.task.input_mapping'],
+      [{ name: 'x', source: { ...everyMinute, end_at: '2020-01-01T00:00:00Z' }, task: audit }, 'body.source.end_at'],
+      [{ name: 'x', source: { ...everyMinute, start_at: 'soon' }, task: audit }, 'body.source.start_at'],
     ];
     for (const [body, path] of refusals) {
       const answer = await a('POST', '/triggers', body);
