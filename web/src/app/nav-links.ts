@@ -3,6 +3,7 @@ export const NAV_LINKS = [
   { to: '/agents', label: 'Agents' },
   { to: '/tasks', label: 'Tasks' },
   { to: '/approvals', label: 'Approvals' },
+  { to: '/triggers', label: 'Triggers' },
   { to: '/scans', label: 'Scans' },
   { to: '/events', label: 'Events' },
   { to: '/webhooks', label: 'Webhooks' },

@@ -5,6 +5,8 @@ import { CallbackPage } from '../auth/callback-page';
 import { agentsRoutes } from '../features/agents/routes';
 import { tasksRoutes } from '../features/tasks/routes';
 import { approvalsRoutes } from '../features/approvals/routes';
+import { triggersRoutes } from '../features/triggers/routes';
+import { sessionsRoutes } from '../features/sessions/routes';
 import { scansRoutes } from '../features/scans/routes';
 import { eventsRoutes } from '../features/events/routes';
 import { webhooksRoutes } from '../features/webhooks/routes';
@@ -22,6 +24,8 @@ export function createRouter() {
         ...agentsRoutes,
         ...tasksRoutes,
         ...approvalsRoutes,
+        ...triggersRoutes,
+        ...sessionsRoutes,
         ...scansRoutes,
         ...eventsRoutes,
         ...webhooksRoutes,

@@ -20,6 +20,14 @@ const TONES: Record<string, 'ok' | 'bad' | 'wait' | 'busy' | 'plain'> = {
   open: 'wait',
   fixed: 'ok',
   dismissed: 'plain',
+  task_created: 'ok',
+  enabled: 'ok',
+  paused: 'plain',
+  closed: 'plain',
+  skipped_overlap: 'plain',
+  skipped_depth: 'wait',
+  skipped_disabled: 'plain',
+  missed: 'wait',
 };
 
 /** A status word with a colour that repeats, never replaces, the word. */

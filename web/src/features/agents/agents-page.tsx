@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { IfAllowed } from '../../components/if-allowed';
 import { Page } from '../../components/page';
 import { QueryState } from '../../components/query-state';
@@ -14,9 +15,14 @@ export function AgentsPage() {
       title="Agents"
       intro="Your deployed agents. Run a task from a card; its page shows the work as it happens."
       actions={
-        <IfAllowed role="admin">
-          <DeployAgentDialog deployedSlugs={slugs} />
-        </IfAllowed>
+        <>
+          <Link className="button" to="/sessions">
+            Sessions
+          </Link>
+          <IfAllowed role="admin">
+            <DeployAgentDialog deployedSlugs={slugs} />
+          </IfAllowed>
+        </>
       }
     >
       <QueryState

@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { LoadMore } from '../../components/load-more';
 import { Page } from '../../components/page';
 import { QueryState } from '../../components/query-state';
@@ -11,17 +11,25 @@ import { TasksTable } from './components/tasks-table';
 export function TasksPage() {
   const [params, setParams] = useSearchParams();
   const values: TaskFilterValues = { status: params.get('status') ?? '', agent: params.get('agent') ?? '', type: params.get('type') ?? '' };
-  const tasks = useTasks({ status: (values.status || undefined) as TaskStatus | undefined, agent: values.agent || undefined });
+  // Set by links from a trigger or a session page: the tasks it started.
+  const triggerId = params.get('trigger_id') ?? undefined;
+  const sessionId = params.get('session_id') ?? undefined;
+  const tasks = useTasks({ status: (values.status || undefined) as TaskStatus | undefined, agent: values.agent || undefined, trigger_id: triggerId, session_id: sessionId });
   const agents = useAgents();
   const shown = values.type ? tasks.items.filter((task) => task.task_type.includes(values.type)) : tasks.items;
-  const filtered = Boolean(values.status || values.agent || values.type);
+  const filtered = Boolean(values.status || values.agent || values.type || triggerId || sessionId);
   return (
     <Page title="Tasks" intro="Every task of your tenant, newest first.">
       <TaskFilters
         values={values}
         agents={agents.data?.map((agent) => agent.agent_slug) ?? []}
-        onChange={(next) => setParams(Object.fromEntries(Object.entries(next).filter(([, value]) => value)), { replace: true })}
+        onChange={(next) => setParams(Object.fromEntries(Object.entries({ ...next, trigger_id: triggerId, session_id: sessionId }).filter(([, value]) => value)) as Record<string, string>, { replace: true })}
       />
+      {(triggerId || sessionId) && (
+        <p>
+          Only the tasks {triggerId ? <>trigger <code>{triggerId}</code> started</> : <>started in session <code>{sessionId}</code></>}. <Link to="/tasks">All tasks</Link>
+        </p>
+      )}
       <QueryState
         query={tasks}
         loading="Loading tasks…"

@@ -35,6 +35,7 @@ export function AgentCard({ agent }: { agent: Agent }) {
         </IfAllowed>
         <AgentConfigDialog agent={agent} />
         <Link to={`/tasks?agent=${encodeURIComponent(agent.agent_slug)}`}>Tasks of this agent</Link>
+        <Link to={`/sessions?agent=${encodeURIComponent(agent.agent_slug)}`}>Sessions of this agent</Link>
       </div>
     </li>
   );

@@ -13,6 +13,10 @@ export const FINISHED: TaskStatus[] = ['complete', 'failed', 'cancelled'];
 export interface TaskFilters {
   status?: TaskStatus;
   agent?: string;
+  /** The tasks started in that session. */
+  session_id?: string;
+  /** The tasks that trigger started. */
+  trigger_id?: string;
 }
 
 /** GET /tasks, newest first, filtered by status and agent, a page at a time. */

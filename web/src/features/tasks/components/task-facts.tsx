@@ -3,6 +3,7 @@ import { CopyableId } from '../../../components/copyable-id';
 import { RelativeTime } from '../../../components/relative-time';
 import { StatusBadge } from '../../../components/status-badge';
 import type { Task } from '../api/tasks';
+import { TaskOrigin } from './task-origin';
 
 /** What a task is: identifiers, status, times, who started it, and its failure in words. */
 export function TaskFacts({ task }: { task: Task }) {
@@ -22,10 +23,12 @@ export function TaskFacts({ task }: { task: Task }) {
       </dd>
       <dt>Priority</dt>
       <dd>{task.priority}</dd>
-      {task.trigger && (
+      {(task.trigger || task.session_id) && (
         <>
           <dt>Started by</dt>
-          <dd>{task.trigger.type}</dd>
+          <dd>
+            <TaskOrigin task={task} />
+          </dd>
         </>
       )}
       <dt>Created</dt>

@@ -1,0 +1,57 @@
+import { Link } from 'react-router';
+import { LoadMore } from '../../../components/load-more';
+import { QueryState } from '../../../components/query-state';
+import { RelativeTime } from '../../../components/relative-time';
+import { StatusBadge } from '../../../components/status-badge';
+import { useTriggerRuns } from '../api/triggers';
+
+/** A trigger's runs log, newest first: when, for which time, what came of it, its task. */
+export function RunsSection({ triggerId }: { triggerId: string }) {
+  const runs = useTriggerRuns(triggerId);
+  return (
+    <section aria-labelledby="runs-heading">
+      <div className="page-head">
+        <h2 id="runs-heading">Runs</h2>
+        <div className="actions">
+          <button type="button" className="button ghost" onClick={() => void runs.refresh()} disabled={runs.isFetching}>
+            {runs.isFetching ? 'Refreshing…' : 'Refresh runs'}
+          </button>
+        </div>
+      </div>
+      <QueryState query={runs} loading="Loading runs…" isEmpty={() => runs.items.length === 0} empty={<p>No runs yet. They appear here at each scheduled time or matching artifact, or with “Fire now”.</p>}>
+        {() => (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Runs of this trigger, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Scheduled for</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">Task</th>
+                  <th scope="col">Reason</th>
+                </tr>
+              </thead>
+              <tbody>
+                {runs.items.map((run) => (
+                  <tr key={run.run_id}>
+                    <td>
+                      <RelativeTime value={run.at} />
+                    </td>
+                    <td>{run.scheduled_for ? <RelativeTime value={run.scheduled_for} /> : '—'}</td>
+                    <td>
+                      <StatusBadge status={run.outcome} />
+                    </td>
+                    <td>{run.task_id ? <Link to={`/tasks/${run.task_id}`}>Task {run.task_id}</Link> : '—'}</td>
+                    <td className="wrap">{run.reason ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
+      <LoadMore query={runs} />
+    </section>
+  );
+}
