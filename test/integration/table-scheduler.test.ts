@@ -195,4 +195,24 @@ describe('table scheduler with DynamoDB Local', () => {
       await store.cancel(schedule.name);
     });
   });
+  it('runs a recurring schedule with the scheduled time it is for, then moves it to its next run', async () => {
+    const name = uniqueName('recurring');
+    // Made two minutes ago: its first run (a whole minute) is already due.
+    await store.scheduleRecurring({ name, cron: '* * * * *', timezone: 'UTC', target: 'trigger-fire', payload: { id: name } }, new Date(Date.now() - 120_000));
+    const due = (await item(name))!.at as string;
+    expect(Date.parse(due)).toBeLessThan(Date.now());
+    runner();
+
+    expect(await eventually(() => invocationsOf(name).length === 1)).toBe(true);
+    expect(invocationsOf(name)[0].event).toEqual({ id: name, scheduled_time: due });
+    // Moved past both its last run and now, not replayed minute by minute; still there.
+    expect(await eventually(async () => ((await item(name))?.at as string) > new Date().toISOString())).toBe(true);
+    const moved = await item(name);
+    expect(new Date(moved!.at as string).getUTCSeconds()).toBe(0);
+    expect(moved!.claimed_until).toBeUndefined();
+    expect(await store.recurrenceOf(name)).toEqual({ cron: '* * * * *', timezone: 'UTC' });
+
+    await store.cancel(name);
+    expect(await item(name)).toBeUndefined();
+  });
 });

@@ -1,4 +1,4 @@
-import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient, ValidationException } from '@aws-sdk/client-scheduler';
+import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient, UpdateScheduleCommand, ValidationException } from '@aws-sdk/client-scheduler';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventBridgeScheduler, atExpression, eventBridgeSchedulerConfigFromEnv, type EventBridgeSchedulerConfig } from '#shared/adapters/scheduler/eventbridge-scheduler';
@@ -49,6 +49,45 @@ describe('EventBridge Scheduler adapter', () => {
       },
     });
     expect(JSON.parse(calls[0].args[0].input.Target!.Input!)).toEqual(schedule.payload);
+  });
+
+  it("creates a schedule trigger's recurring schedule: the cron in EventBridge's six fields, in the trigger's zone, kept after each run", async () => {
+    schedulerMock.on(CreateScheduleCommand).resolves({});
+
+    await scheduler.scheduleRecurring({ name: 'trigger-trg_1', cron: '0 8 * * 1-5', timezone: 'Europe/Berlin', start_at: '2030-06-01T00:00:00Z', end_at: '2030-12-31T23:00:00Z', target: 'trigger-fire', payload: { tenant_id: 't-1', trigger_id: 'trg_1' } });
+
+    const input = schedulerMock.commandCalls(CreateScheduleCommand)[0].args[0].input;
+    expect(input).toEqual({
+      Name: 'trigger-trg_1',
+      GroupName: 'Gatehouse-schedules',
+      ScheduleExpression: 'cron(0 8 ? * 2-6 *)',
+      ScheduleExpressionTimezone: 'Europe/Berlin',
+      StartDate: new Date('2030-06-01T00:00:00Z'),
+      EndDate: new Date('2030-12-31T23:00:00Z'),
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'NONE',
+      Target: {
+        Arn: 'arn:aws:lambda:eu-west-1:123456789012:function:trigger-fire',
+        RoleArn: 'arn:aws:iam::123456789012:role/scheduler-invoke',
+        Input: expect.any(String),
+        RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 86_400 },
+      },
+    });
+    // EventBridge replaces the placeholder with the run's scheduled time.
+    expect(JSON.parse(input.Target!.Input!)).toEqual({ tenant_id: 't-1', trigger_id: 'trg_1', scheduled_time: '<aws.scheduler.scheduled-time>' });
+  });
+
+  it('replaces a recurring schedule of the same name with UpdateSchedule, whole', async () => {
+    schedulerMock.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', $metadata: {} }));
+    schedulerMock.on(UpdateScheduleCommand).resolves({});
+
+    await scheduler.scheduleRecurring({ name: 'trigger-trg_1', cron: '*/15 * * * *', timezone: 'UTC', target: 'trigger-fire', payload: { tenant_id: 't-1', trigger_id: 'trg_1' } });
+
+    const created = schedulerMock.commandCalls(CreateScheduleCommand)[0].args[0].input;
+    const updated = schedulerMock.commandCalls(UpdateScheduleCommand)[0].args[0].input;
+    expect(updated).toEqual(created);
+    expect(updated.ScheduleExpression).toBe('cron(0/15 * * * ? *)');
+    expect(updated.StartDate).toBeUndefined();
   });
 
   it('writes the expression in UTC whatever the offset the time was written with', async () => {
