@@ -78,7 +78,7 @@ describe('EventBridge Scheduler adapter', () => {
   });
 
   it('replaces a recurring schedule of the same name with UpdateSchedule, whole', async () => {
-    schedulerMock.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', $metadata: {} }));
+    schedulerMock.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', Message: 'exists', $metadata: {} }));
     schedulerMock.on(UpdateScheduleCommand).resolves({});
 
     await scheduler.scheduleRecurring({ name: 'trigger-trg_1', cron: '*/15 * * * *', timezone: 'UTC', target: 'trigger-fire', payload: { tenant_id: 't-1', trigger_id: 'trg_1' } });
