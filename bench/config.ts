@@ -26,11 +26,13 @@ export interface BenchConfig {
   initNode: string;
   /** Queue poll loops per consumer in the local runtime (Lambda would scale out instead). */
   workerConcurrency: number;
+  /** Fires and artifacts per latency series of the triggers phase (the 200-trigger series fires 200 at once per round). */
+  triggerSamples: number;
   /** Phases to run; all by default. */
   phases: Phase[];
 }
 
-export const PHASES = ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard'] as const;
+export const PHASES = ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard', 'triggers'] as const;
 export type Phase = (typeof PHASES)[number];
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -65,6 +67,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     initRuns: integer(env, 'BENCH_INIT_RUNS', quick ? 3 : 7),
     initNode: env.BENCH_INIT_NODE?.trim() || process.execPath,
     workerConcurrency: integer(env, 'BENCH_WORKER_CONCURRENCY', 8),
+    triggerSamples: integer(env, 'BENCH_TRIGGER_SAMPLES', quick ? 15 : 60),
     phases: phases as Phase[],
   };
 }

@@ -1,5 +1,5 @@
 import { authorizer, routes, type RouteAccess } from '#functions/routes';
-import { consumers, eventFanOut, recurringJobs, scheduleTargetAccess, scheduleTargets, type FunctionAccess } from '#shared/config/topology';
+import { consumers, eventFanOut, eventTriggerConsumer, recurringJobs, scheduleTargetAccess, scheduleTargets, type FunctionAccess } from '#shared/config/topology';
 
 /**
  * Memory of functions whose declaration names none: `GatehouseFunction`'s default
@@ -34,6 +34,7 @@ export function benchFunctions(): BenchFunction[] {
     { handler: authorizer.handler, kind: 'authorizer', memoryMb: DEFAULT_MEMORY_MB, access: authorizer.access, label: 'API authorizer' },
     ...consumers.map((consumer): BenchFunction => ({ handler: consumer.handler, kind: 'consumer', memoryMb: consumer.memoryMb, access: consumer.access, label: consumer.name })),
     { handler: eventFanOut.handler, kind: 'stream-consumer', memoryMb: eventFanOut.memoryMb, access: eventFanOut.access, label: eventFanOut.name },
+    { handler: eventTriggerConsumer.handler, kind: 'stream-consumer', memoryMb: eventTriggerConsumer.memoryMb, access: eventTriggerConsumer.access, label: eventTriggerConsumer.name },
     ...Object.entries(scheduleTargets).map(([target, handler]): BenchFunction => ({
       handler,
       kind: 'schedule-target',

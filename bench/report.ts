@@ -1,6 +1,7 @@
 import type { CostBreakdown } from './cost';
 import { PRICES, PRICES_RECORDED_ON } from './prices';
-import type { BenchResults, MeteredScenario } from './results';
+import type { BenchResults, HopCost, MeteredScenario } from './results';
+import { total, triggeredBesidePlain } from './trigger-cost';
 import type { LatencySummary } from './stats';
 import { checkTargets, type TargetCheck } from './targets';
 
@@ -166,6 +167,82 @@ function endToEndSection(results: BenchResults): string[] {
   ];
 }
 
+/** The task types the triggers phase's triggers start: a schedule's audit, an event trigger's enrichment. */
+const SCHEDULED_TASK_TYPE = 'ai_readiness.full_audit';
+const EVENT_TASK_TYPE = 'sales.enrich_leads';
+
+function hopRow(name: string, hop: HopCost): (string | number)[] {
+  const { usage } = hop;
+  return [name, hop.units, hop.failed, num(usage.invocations, 2), num(usage.schedulerInvocations, 2), num(usage.gbSeconds, 4), num(usage.readUnits, 1), num(usage.writeUnits, 1), num(usage.sqsRequests, 2), num(usage.logBytes / 1024, 1), usd(total(hop.cost))];
+}
+
+function triggersSection(results: BenchResults): string[] {
+  const report = results.triggers;
+  if (!report) return [];
+  const { hops, idleClose } = report;
+  const comparison = idleClose.comparison;
+  const beside = [
+    { path: 'schedule fire', taskType: SCHEDULED_TASK_TYPE, hop: hops.schedule },
+    { path: 'artifact → event trigger, 1 trigger', taskType: EVENT_TASK_TYPE, hop: hops.eventAt1 },
+    { path: 'artifact → event trigger, 200 triggers', taskType: EVENT_TASK_TYPE, hop: hops.eventAt200 },
+  ].map((entry) => ({ ...entry, figures: triggeredBesidePlain(entry.taskType, entry.hop, results.metering) }));
+  const a = comparison.assumptions;
+  return [
+    '### Triggers and sessions',
+    '',
+    `No numeric target: latencies are shown with their floor. ${report.samples} fires or artifacts per series at 1 trigger; at 200 triggers, ${report.rounds} round(s) of 200 schedule fires for one scheduled time (${report.schedule.find((run) => run.triggers === 200)?.firesAtOnce ?? 'n/a'} in flight at once), or ${report.samples} artifacts with 199 event triggers that do not match and 1 that does. The local schedule runner's ${report.schedulePollMs} ms poll is not counted (the bench invokes the target as EventBridge would); the stream's ${report.streamPollMs} ms poll is, beside a floor without it.`,
+    '',
+    ...table(
+      ['Path', 'Triggers of the tenant', 'p50 / p99 ms', 'Floor p50 / p99 ms', 'Samples'],
+      [
+        ...report.schedule.map((run) => [
+          `schedule: \`trigger-fire\` invoked → task created_at (→ handler returned: ${ms(run.handlerReturned)})`,
+          run.triggers === 1 ? '1' : `${run.triggers}, firing at one time (${run.firesAtOnce} in flight)`,
+          ms(run.created),
+          run.floor ? `${ms(run.floor)} (the task created in-process, no trigger)` : 'n/a',
+          run.created.count,
+        ]),
+        ...report.event.map((run) => [`artifact.emitted → triggered task created_at, via the stream`, `${run.triggers} (${run.matching} matching)`, ms(run.viaStream), `${ms(run.floor)} (fireEventTriggers in-process, no stream)`, run.viaStream.count]),
+      ],
+    ),
+    '',
+    '**Cost (not a target)**, per invocation, each function metered alone (one record per stream invocation: the conservative case), at list prices:',
+    '',
+    ...table(
+      ['Hop', 'Units', 'Failed', 'Lambda inv', 'Scheduler inv', 'GB-s', 'RRU', 'WRU', 'SQS req', 'Log KB', '$ per million'],
+      [
+        hopRow('trigger-fire (schedule, overlap skip)', hops.schedule),
+        hopRow('event-triggers, 1 trigger, match', hops.eventAt1),
+        hopRow('event-triggers, 200 triggers, 1 match', hops.eventAt200),
+        hopRow('event-triggers, 1 trigger, no match', hops.eventNoMatchAt1),
+        hopRow('event-triggers, 200 triggers, no match', hops.eventNoMatchAt200),
+      ],
+    ),
+    '',
+    '**Cost per million triggered tasks beside a plain task (not a target)**: the plain task is the metering phase\'s figure for the same task type; its way in (the API request and the POST /tasks invocation) is replaced by the trigger\'s.',
+    '',
+    ...table(
+      ['Path', 'Task type', 'Plain $/M (REST / HTTP API)', 'Its way in $/M (REST / HTTP API)', 'Trigger hop $/M', 'Triggered $/M (REST / HTTP API)'],
+      beside.map(({ path, taskType, hop, figures }) =>
+        figures
+          ? [path, taskType, `${usd(figures.plainRest)} / ${usd(figures.plainHttp)}`, `${usd(figures.entryRest)} / ${usd(figures.entryHttp)}`, usd(figures.trigger), `**${usd(figures.triggeredRest)} / ${usd(figures.triggeredHttp)}**`]
+          : [path, taskType, 'no metering figure', '–', usd(total(hop.cost)), 'plain + the hop'],
+      ),
+    ),
+    '',
+    `**Idle close priced both ways (not a target)**, per million sessions. Measured per fire of \`session-idle-close\`: one that finds activity and schedules the next deadline ${usd(comparison.rescheduledFireUsdPerMillion)}/M fires, one that closes ${usd(comparison.closedFireUsdPerMillion)}/M fires (the scheduler's $1.00/M included). ` +
+      `Assumed: idle timeout ${a.idleTimeoutMinutes} min, ${a.activeMinutes} min in use, ${a.pushesForward} fire(s) pushed forward per session, ${a.activityUpdatesPerSession} activity updates per session, a ${a.indexEntryBytes}-byte entry per open session in the sweep's index (${usd(comparison.indexWritesUsdPerMillion)}/M sessions of index writes).`,
+    '',
+    ...table(
+      ['Sessions a month', 'Open at once', 'One-time schedules $/M sessions', ...a.sweepEveryMinutes.map((minutes) => `Sweep every ${minutes} min $/M sessions`), 'Cheaper', 'Cheaper if activity wrote no index'],
+      comparison.rows.map((row, index) => [row.sessionsPerMonth.toLocaleString('en-US'), num(row.openSessions), usd(row.perSchedule), ...row.perSweep.map((entry) => usd(entry.usdPerMillion)), row.cheaper, idleClose.withoutActivityWrites?.rows[index]?.cheaper ?? 'n/a']),
+    ),
+    '',
+    `The last column assumes an index entry that activity does not move (no index writes per activity: ${usd(idleClose.withoutActivityWrites?.indexWritesUsdPerMillion ?? Number.NaN)}/M sessions for its put and delete). A sweep also closes up to its interval late; a one-time schedule fires within a minute of the deadline.`,
+    '',
+  ];
+}
+
 /** The generated Markdown for one run, markers included. */
 export function renderResults(results: BenchResults): string {
   const { machine } = results;
@@ -184,6 +261,7 @@ export function renderResults(results: BenchResults): string {
     ...bundlesSection(results),
     ...endToEndSection(results),
     ...dashboardSection(results),
+    ...triggersSection(results),
     END_MARKER,
   ].join('\n');
 }
@@ -201,6 +279,8 @@ export function consoleSummary(results: BenchResults): string[] {
   const figures = [
     ...(results.metering ?? []).map((scenario) => `cost     ${scenario.name}: ${usd(scenario.cost.totalRest)}/M (REST), ${usd(scenario.cost.totalHttp)}/M (HTTP API), ${scenario.errors} error(s)`),
     ...(results.endToEnd ?? []).map((run) => `latency  ${run.producers} producer(s): create→complete ${ms(run.createToComplete)} ms, SSE ${ms(run.sse)} ms, webhook ${ms(run.webhook)} ms (p50 / p99)`),
+    ...(results.triggers?.schedule ?? []).map((run) => `latency  schedule fire → task, ${run.triggers} trigger(s): ${ms(run.created)} ms (p50 / p99)`),
+    ...(results.triggers?.event ?? []).map((run) => `latency  artifact → triggered task, ${run.triggers} trigger(s): ${ms(run.viaStream)} ms via the stream, floor ${ms(run.floor)} ms (p50 / p99)`),
   ];
   return [...figures, ...checkTargets(results).map((check) => `${check.met ? 'met    ' : 'NOT MET'}  ${check.target}: ${check.figure}`)];
 }

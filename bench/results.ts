@@ -3,6 +3,7 @@ import type { ListPageTiming } from './dashboard/browser-timings';
 import type { InitialJavaScript } from './dashboard/initial-javascript';
 import type { BenchConfig } from './config';
 import type { CostBreakdown, UnitUsage } from './cost';
+import type { IdleCloseComparison } from './idle-close-cost';
 import type { LoadResult } from './load';
 import type { MeterSnapshot } from './metering';
 import type { LatencySummary } from './stats';
@@ -18,6 +19,7 @@ export interface BenchResults {
   bundles?: BundleReport;
   endToEnd?: EndToEndRun[];
   dashboard?: DashboardReport;
+  triggers?: TriggersReport;
   /** Phases this run did not measure, kept from an earlier run (BENCH_PHASES). */
   carriedOver?: { commit: string; generatedAt: string; phases: string[] };
 }
@@ -98,4 +100,54 @@ export interface EndToEndRun {
   sse: LatencySummary;
   /** Event written → its webhook delivery received by a loopback receiver. */
   webhook: LatencySummary;
+}
+
+/** One function's usage per unit of work, metered alone, and its price (bench/phases/triggers.ts). */
+export interface HopCost {
+  units: number;
+  /** Invocations that threw. */
+  failed: number;
+  usage: UnitUsage;
+  cost: CostBreakdown;
+}
+
+/** The triggers phase (bench/phases/triggers.ts). */
+export interface TriggersReport {
+  /** Fires (or artifacts) per series at one trigger. */
+  samples: number;
+  /** Measured rounds of 200 simultaneous fires. */
+  rounds: number;
+  /** The local stand-ins' polls, which the figures leave out (schedule) or show beside their floor (stream). */
+  schedulePollMs: number;
+  streamPollMs: number;
+  /** The `trigger-fire` target invoked → its task's `created_at`, and → the handler returned. */
+  schedule: {
+    triggers: number;
+    /** Fires in flight at once in this process (200 triggers: FIRES_IN_FLIGHT of the 200 at a time). */
+    firesAtOnce: number;
+    created: LatencySummary;
+    handlerReturned: LatencySummary;
+    /** The floor: the same task created in-process without a trigger, as many at once. */
+    floor: LatencySummary;
+  }[];
+  /** `artifact.emitted` event's `created_at` → the triggered task's `created_at`; the floor without the stream. */
+  event: { triggers: number; matching: number; viaStream: LatencySummary; floor: LatencySummary }[];
+  hops: {
+    /** One `trigger-fire` invocation that starts a task (overlap: skip, the previous task ended). */
+    schedule: HopCost;
+    /** One event-trigger consumer invocation with one record that starts one task, 1 or 200 triggers of the tenant. */
+    eventAt1: HopCost;
+    eventAt200: HopCost;
+    /** One with an artifact no trigger waits for: what every artifact now costs. */
+    eventNoMatchAt1: HopCost;
+    eventNoMatchAt200: HopCost;
+  };
+  idleClose: {
+    fires: { rescheduled: HopCost; closed: HopCost };
+    /** An open session's item, as stored (JSON bytes): the sweep's index entry is a part of it. */
+    sessionItemBytes: number;
+    comparison: IdleCloseComparison;
+    /** The same without the index writes of activity (an index whose entry activity does not move). */
+    withoutActivityWrites: IdleCloseComparison;
+  };
 }
