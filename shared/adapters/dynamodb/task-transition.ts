@@ -39,7 +39,7 @@ export type TaskTransitionRequest =
   | (Writes & {
       trigger: TaskTrigger;
       /** With `started_at` when the task started: an ending counts the seconds since (usage). */
-      task: Pick<Task, 'tenant_id' | 'task_id' | 'shape' | 'agent' | 'task_type' | 'created_at'> & Partial<Pick<Task, 'started_at' | 'session_id' | 'artifacts'>>;
+      task: Pick<Task, 'tenant_id' | 'task_id' | 'shape' | 'agent' | 'task_type' | 'created_at'> & Partial<Pick<Task, 'started_at' | 'session_id' | 'artifacts' | 'trigger'>>;
       /** Artifacts a run emitted that `task.artifacts` (as read before the run) does not list: an ending names them to the session. */
       emitted?: readonly string[];
       /** The write's time: the task's new `updated_at`. */
@@ -192,7 +192,8 @@ function sessionWritesOf(request: TaskTransitionRequest, to: TaskStatus): { item
     const origin = request.task.trigger && 'trigger_id' in request.task.trigger ? [triggerTaskReference(request.task.tenant_id, request.task.trigger.trigger_id, request.task.task_id)] : [];
     return { items: [...(sessionId ? sessionTaskCreation({ ...request.task, session_id: sessionId }) : []), ...origin], events: [] };
   }
-  if (!sessionId) return { items: [], events: [] };
+  // A task without `trigger` predates sessions: its `session_id` was a free-form label, no session.
+  if (!sessionId || !task.trigger) return { items: [], events: [] };
   if (!isTerminal(to)) return { items: [], events: [] };
   // A cancelled task's artifacts are discarded: the message names none.
   const artifactIds = to === 'cancelled' ? [] : [...new Set([...Object.keys(task.artifacts ?? {}), ...(request.emitted ?? [])])].sort();
