@@ -31,7 +31,8 @@ export const sessionParams = /* @__PURE__ */ z.schema(() => z.object({ session_i
 export const createMessageBody = /* @__PURE__ */ z.schema(() =>
   z
     .strictObject({
-      content: z.string().check(z.minLength(1), z.maxLength(32_768)),
+      // A message says what to do; data goes in `input`. 4,000 characters, as a long chat message.
+      content: z.string().check(z.minLength(1), z.maxLength(4_000)),
       task_type: z.optional(z.string().check(z.regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, 'must look like <domain>.<action>'))),
       input: z.optional(storableJson(z.record(z.string(), z.unknown()))),
       priority: z._default(z.enum(['low', 'normal', 'high']), 'normal'),

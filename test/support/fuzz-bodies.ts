@@ -51,7 +51,8 @@ export function invalidBody(route: RouteDefinition): fc.Arbitrary<string> {
   if (sample && stringFields.length > 0) {
     variants.push(
       fc.constantFrom(...stringFields).chain((field) =>
-        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }).map((unit) => JSON.stringify({ ...sample, [field]: unit.repeat(Math.ceil(5_000 / unit.length)) })),
+        // 5,000 code points (zod counts those, not UTF-16 units: 2,500 astral characters are 2,500 long).
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }).map((unit) => JSON.stringify({ ...sample, [field]: unit.repeat(Math.ceil(5_000 / [...unit].length)) })),
       ),
     );
   }

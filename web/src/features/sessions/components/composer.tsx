@@ -55,7 +55,7 @@ export function Composer({ session }: { session: Session }) {
       <fieldset disabled={closed} className="plain-fieldset">
         <div className="field">
           <label htmlFor="composer-message">Message</label>
-          <textarea id="composer-message" rows={3} required maxLength={32768} value={content} aria-describedby={closed ? 'composer-closed composer-message-error' : 'composer-message-error'} aria-invalid={errors.content ? true : undefined} onChange={(event) => setContent(event.target.value)} />
+          <textarea id="composer-message" rows={3} required maxLength={4000} value={content} aria-describedby={closed ? 'composer-closed composer-message-error' : 'composer-message-error'} aria-invalid={errors.content ? true : undefined} onChange={(event) => setContent(event.target.value)} />
           <span id="composer-message-error" className="field-error">
             {errors.content}
           </span>
