@@ -238,3 +238,22 @@ export class Meter {
     };
   }
 }
+
+/** How long no function may be invoked before the metered work counts as done. */
+const QUIET_MS = 1_500;
+
+/** Waits until no function has been invoked for QUIET_MS: stream consumers and deliveries are done. */
+export async function quiet(meter: Meter): Promise<void> {
+  let last = -1;
+  let stableSince = Date.now();
+  for (;;) {
+    const now = meter.invocations();
+    if (now !== last) {
+      last = now;
+      stableSince = Date.now();
+    } else if (Date.now() - stableSince >= QUIET_MS) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

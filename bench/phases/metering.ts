@@ -6,7 +6,7 @@ import { startBenchEngines, startBenchRuntime } from '../bench-runtime';
 import type { BenchConfig } from '../config';
 import { costOf, unitUsage } from '../cost';
 import { benchFunctions } from '../functions';
-import { Meter, type MeterSnapshot } from '../metering';
+import { Meter, quiet, type MeterSnapshot } from '../metering';
 import { progress } from '../progress';
 import type { MeteredScenario } from '../results';
 import { createProject, createScan, createTask, deployAgents, largeInputWorkload, taskTypeWorkloads, type TaskTypeWorkload } from '../workload';
@@ -18,7 +18,6 @@ import { listenForWebhooks, type WebhookPayload } from '../webhook-listener';
  */
 const SUBSCRIBED_EVENTS = ['task.complete', 'task.failed', 'approval.requested'];
 /** The runtime is quiet once no function has been invoked for this long (pollers run every 100 ms). */
-const QUIET_MS = 1_500;
 const TASK_TIMEOUT_MS = 60_000;
 
 /**
@@ -150,18 +149,3 @@ async function scanToEnd(api: ApiClient, tenantId: string, projectId: string): P
   }, 180_000, 250);
 }
 
-/** Waits until no function has been invoked for QUIET_MS: stream fan-out and deliveries are done. */
-async function quiet(meter: Meter): Promise<void> {
-  let last = -1;
-  let stableSince = Date.now();
-  for (;;) {
-    const now = meter.invocations();
-    if (now !== last) {
-      last = now;
-      stableSince = Date.now();
-    } else if (Date.now() - stableSince >= QUIET_MS) {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -20,7 +20,7 @@ import type { BenchConfig } from '../config';
 import { costOf, unitUsage } from '../cost';
 import { benchFunctions } from '../functions';
 import { idleCloseComparison, IDLE_CLOSE_ASSUMPTIONS } from '../idle-close-cost';
-import { Meter, type MeterSnapshot } from '../metering';
+import { Meter, quiet, type MeterSnapshot } from '../metering';
 import { progress } from '../progress';
 import type { HopCost, TriggersReport } from '../results';
 import { summarize } from '../stats';
@@ -32,7 +32,6 @@ const STREAM_POLL_MS = 100;
 const FIRE_FILE = scheduleTargets['trigger-fire'];
 const IDLE_CLOSE_FILE = scheduleTargets['session-idle-close'];
 const CONSUMER_FILE = eventTriggerConsumer.handler;
-const QUIET_MS = 1_500;
 /**
  * Fires of the 200 triggers in flight at once. On AWS each is its own Lambda invocation with its
  * own connections; here they share one process and one DynamoDB Local, whose connections time out
@@ -333,17 +332,3 @@ function hopCost(snapshot: MeterSnapshot, file: string, units: number, functions
   return { units, failed: meter.failed, usage, cost: costOf(usage) };
 }
 
-async function quiet(meter: Meter): Promise<void> {
-  let last = -1;
-  let stableSince = Date.now();
-  for (;;) {
-    const now = meter.invocations();
-    if (now !== last) {
-      last = now;
-      stableSince = Date.now();
-    } else if (Date.now() - stableSince >= QUIET_MS) {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../support/local-runtime';
+import { apiClient, eventually, startTestRuntime, taskEnded, type TestRuntime } from '../support/local-runtime';
 
 let runtime: TestRuntime;
 let a: ReturnType<typeof apiClient>;
 let b: ReturnType<typeof apiClient>;
 
-async function ended(taskId: string) {
-  return eventually(async () => {
-    const { body } = await a('GET', `/tasks/${taskId}`);
-    return ['complete', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-  }, 30_000);
-}
+const ended = (taskId: string) => taskEnded(a, taskId);
 
 /** The transcript once it holds `count` messages (an agent's message lands with its task's ending). */
 async function transcript(sessionId: string, count: number) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../support/local-runtime';
+import { apiClient, eventually, startTestRuntime, taskEnded, type TestRuntime } from '../support/local-runtime';
 
 let runtime: TestRuntime;
 let a: ReturnType<typeof apiClient>;
@@ -8,12 +8,7 @@ let b: ReturnType<typeof apiClient>;
 const audit = { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'quick' } };
 const everyMinute = { type: 'schedule', cron: '* * * * *', timezone: 'Europe/Berlin' };
 
-async function ended(taskId: string) {
-  return eventually(async () => {
-    const { body } = await a('GET', `/tasks/${taskId}`);
-    return ['complete', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-  }, 30_000);
-}
+const ended = (taskId: string) => taskEnded(a, taskId);
 
 describe('triggers end to end', () => {
   beforeAll(async () => {

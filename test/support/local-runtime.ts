@@ -72,3 +72,11 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** The task once it ended (complete, failed or cancelled), read through `api`. */
+export function taskEnded(api: ReturnType<typeof apiClient>, taskId: string, timeoutMs = 30_000): Promise<any> {
+  return eventually(async () => {
+    const { body } = await api('GET', `/tasks/${taskId}`);
+    return ['complete', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+  }, timeoutMs);
+}

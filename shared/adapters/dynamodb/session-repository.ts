@@ -3,6 +3,7 @@ import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { eventPut } from '#shared/adapters/dynamodb/event-item';
+import type { TaskOrigin } from '#shared/adapters/dynamodb/entities/session';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { queryAll, queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
@@ -36,8 +37,19 @@ export function sessionMessageEvent(tenantId: string, message: SessionMessage, a
   };
 }
 
+/** A message as stored, without the tenant its item carries. */
+function storedMessage({ tenant_id, ...message }: SessionMessage & { tenant_id?: string }): SessionMessage {
+  void tenant_id;
+  return message;
+}
+
 function messagePut(tenantId: string, message: SessionMessage): TransactItem {
   return { Put: { TableName: tableName(), Item: { ...keys.sessionMessage(tenantId, message.session_id, message.message_id), entity: 'session_message', tenant_id: tenantId, ...message }, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/** The reference that lists a task under the session or trigger that started it (entities/session.ts). */
+export function originReference(tenantId: string, origin: TaskOrigin, taskId: string): TransactItem {
+  return { Put: { TableName: tableName(), Item: { ...keys.taskOfOrigin(tenantId, origin, taskId), entity: 'task_origin', task_id: taskId } } };
 }
 
 /**
@@ -57,7 +69,7 @@ export function sessionTaskCreation(task: Pick<Task, 'tenant_id' | 'task_id' | '
         ExpressionAttributeValues: { ':one': 1, ':at': task.created_at, ':open': 'open', ':agent': task.agent },
       },
     },
-    { Put: { TableName: tableName(), Item: { ...keys.taskOfOrigin(task.tenant_id, { kind: 'SESSION', id: task.session_id }, task.task_id), entity: 'task_origin', task_id: task.task_id } } },
+    originReference(task.tenant_id, { kind: 'SESSION', id: task.session_id }, task.task_id),
   ];
 }
 
@@ -162,7 +174,7 @@ export class DynamoSessionRepository {
       limit,
       startKey,
     );
-    return { messages: page.items.map(({ tenant_id, ...message }) => (void tenant_id, message)), nextCursor: encodeCursor(scope, page.lastKey) };
+    return { messages: page.items.map(storedMessage), nextCursor: encodeCursor(scope, page.lastKey) };
   }
 
   /** Every message of the session created before `before` (what a task of the session sees), oldest first. */
@@ -173,7 +185,7 @@ export class DynamoSessionRepository {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :msg)',
       ExpressionAttributeValues: { ':pk': keys.sessionPartition(tenantId, sessionId), ':msg': 'MSG#' },
     });
-    return messages.filter((message) => message.created_at < before).map(({ tenant_id, ...message }) => (void tenant_id, message));
+    return messages.filter((message) => message.created_at < before).map(storedMessage);
   }
 
   /** When the session's latest message was written, if any: activity the session item may not record. */

@@ -7,7 +7,7 @@ import { GSI3 } from '#shared/adapters/dynamodb/table-definition';
 import { splitTaskInput } from '#shared/adapters/dynamodb/task-input';
 import { transactWrite, type TransactItem } from '#shared/adapters/dynamodb/transact-write';
 import { isConditionFailure } from '#shared/adapters/dynamodb/transactions';
-import { agentMessageWrites, sessionTaskCreation } from '#shared/adapters/dynamodb/session-repository';
+import { agentMessageWrites, originReference, sessionTaskCreation } from '#shared/adapters/dynamodb/session-repository';
 import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
 import type { ServiceEvent } from '#shared/domain/event';
 import { taskSeconds } from '#shared/domain/usage';
@@ -189,7 +189,7 @@ function sessionWritesOf(request: TaskTransitionRequest, to: TaskStatus): { item
   const { task } = request;
   const sessionId = task.session_id;
   if (request.trigger === 'create') {
-    const origin = request.task.trigger && 'trigger_id' in request.task.trigger ? [triggerTaskReference(request.task.tenant_id, request.task.trigger.trigger_id, request.task.task_id)] : [];
+    const origin = request.task.trigger && 'trigger_id' in request.task.trigger ? [originReference(request.task.tenant_id, { kind: 'TRIGGER', id: request.task.trigger.trigger_id }, request.task.task_id)] : [];
     return { items: [...(sessionId ? sessionTaskCreation({ ...request.task, session_id: sessionId }) : []), ...origin], events: [] };
   }
   // A task without `trigger` predates sessions: its `session_id` was a free-form label, no session.
@@ -198,10 +198,6 @@ function sessionWritesOf(request: TaskTransitionRequest, to: TaskStatus): { item
   // A cancelled task's artifacts are discarded: the message names none.
   const artifactIds = to === 'cancelled' ? [] : [...new Set([...Object.keys(task.artifacts ?? {}), ...(request.emitted ?? [])])].sort();
   return agentMessageWrites({ ...task, session_id: sessionId }, to, artifactIds, request.at, request.fields?.error as TaskError | undefined);
-}
-
-function triggerTaskReference(tenantId: string, triggerId: string, taskId: string): TransactItem {
-  return { Put: { TableName: tableName(), Item: { ...keys.taskOfOrigin(tenantId, { kind: 'TRIGGER', id: triggerId }, taskId), entity: 'task_origin', task_id: taskId } } };
 }
 
 /** The usage a creation or an ending adds (in the month of the write), or none for other triggers. */

@@ -18,6 +18,13 @@ export interface TriggerAdvance {
   last_task_id?: string;
 }
 
+/** A run as stored, without its keys and the tenant the item carries for its partition. */
+function storedRun(item: Record<string, unknown>): TriggerRun {
+  const { tenant_id, ...run } = stripKeys<TriggerRun & { tenant_id: string }>(item);
+  void tenant_id;
+  return run;
+}
+
 function runItem(tenantId: string, run: TriggerRun): Item {
   return { ...keys.triggerRun(tenantId, run.trigger_id, run.run_id), entity: 'trigger_run', tenant_id: tenantId, ...run };
 }
@@ -146,10 +153,7 @@ export class DynamoTriggerRepository {
 
   async getRun(tenantId: string, triggerId: string, runId: string): Promise<TriggerRun | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.triggerRun(tenantId, triggerId, runId), ConsistentRead: true }));
-    if (!Item) return undefined;
-    const { tenant_id, ...run } = stripKeys<TriggerRun & { tenant_id: string }>(Item);
-    void tenant_id;
-    return run;
+    return Item ? storedRun(Item) : undefined;
   }
 
   /** The trigger's runs, newest first. */
@@ -167,11 +171,7 @@ export class DynamoTriggerRepository {
         ExclusiveStartKey: startKey,
       }),
     );
-    const runs = (page.Items ?? []).map((item) => {
-      const { tenant_id, ...run } = stripKeys<TriggerRun & { tenant_id: string }>(item);
-      void tenant_id;
-      return run;
-    });
+    const runs = (page.Items ?? []).map(storedRun);
     return { runs, nextCursor: encodeCursor(scope, page.LastEvaluatedKey) };
   }
 }
