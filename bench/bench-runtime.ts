@@ -37,6 +37,7 @@ export async function startBenchRuntime(options: BenchRuntimeOptions): Promise<B
     workers: options.workers,
     eventFanOut: options.eventFanOut,
     workerConcurrency: options.workerConcurrency,
+    smtpPort: 0,
     log: () => undefined,
   });
   return { ...runtime, ...tenant };

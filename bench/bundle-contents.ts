@@ -6,10 +6,14 @@ import { repositoryRoot } from '#lib/local/handler-loader';
 import type { BenchFunction } from './functions';
 
 /** Packages worth naming when a bundle carries them. */
-export const HEAVY = /^(jsdom|axe-core|pdfkit|csv-stringify|nodemailer|@aws-sdk\/client-[a-z0-9-]+|@aws-sdk\/s3-request-presigner|@aws-lambda-powertools\/tracer|aws-xray-sdk-core)$/;
+export const HEAVY = /^(jsdom|axe-core|pdfkit|csv-stringify|nodemailer|mailparser|@octokit\/[a-z0-9-]+|@slack\/web-api|@aws-sdk\/client-[a-z0-9-]+|@aws-sdk\/s3-request-presigner|@aws-lambda-powertools\/tracer|aws-xray-sdk-core)$/;
 
 type Access = BenchFunction['access'];
 const flag = (access: Access, name: string): boolean => Object.entries(access).some(([key, value]) => key === name && value === true);
+/** Functions that hold an integration's credentials in clear: the routes that check them before sealing, and the tool proxy. */
+const holdsCredentials = (access: Access): boolean => flag(access, 'encryptCredentials') || flag(access, 'decryptCredentials');
+/** SES receiving's function (lib/constructs/inbound-mail.ts): it parses the message SES stored in S3. */
+const RECEIVE_MAIL_HANDLER = 'functions/mail/receive-mail.ts';
 
 /**
  * Which declared access each heavy package serves. A bundle that includes a package whose
@@ -22,9 +26,18 @@ export const NEEDED_FOR: { pattern: RegExp; needed: (fn: BenchFunction) => boole
   // retries soon (retry-soon.ts; ChangeMessageVisibility comes with the event source's grant).
   { pattern: /^@aws-sdk\/client-sqs$/, needed: ({ access, kind }) => kind === 'consumer' || ['dispatchTasks', 'dispatchToolCalls', 'dispatchDeliveries', 'dispatchScans', 'dispatchRetention'].some((name) => flag(access, name)) },
   { pattern: /^@aws-sdk\/client-scheduler$/, needed: ({ access }) => flag(access, 'schedules') },
-  { pattern: /^(@aws-sdk\/client-sesv2|nodemailer)$/, needed: ({ access }) => flag(access, 'sendMail') },
-  { pattern: /^@aws-sdk\/client-kms$/, needed: ({ access }) => flag(access, 'encryptSecrets') || flag(access, 'decryptSecrets') },
-  { pattern: /^(@aws-sdk\/client-s3|@aws-sdk\/s3-request-presigner|pdfkit)$/, needed: ({ access }) => flag(access, 'exportBucket') },
+  { pattern: /^@aws-sdk\/client-sesv2$/, needed: ({ access }) => flag(access, 'sendMail') },
+  // SES's transport, and SMTP integrations (checked when connected, sent through by the tool proxy);
+  // mailparser takes its address parser from nodemailer.
+  { pattern: /^nodemailer$/, needed: ({ access, handler }) => flag(access, 'sendMail') || holdsCredentials(access) || handler === RECEIVE_MAIL_HANDLER },
+  { pattern: /^@aws-sdk\/client-kms$/, needed: ({ access }) => flag(access, 'encryptSecrets') || flag(access, 'decryptSecrets') || holdsCredentials(access) },
+  // Providers' clients: only where a credential is in clear, to check it (connecting) or to use it (the tool proxy).
+  { pattern: /^(@octokit\/.+|@slack\/.+)$/, needed: ({ access }) => holdsCredentials(access) },
+  // The tool proxy, invoked through the Lambda API.
+  { pattern: /^@aws-sdk\/client-lambda$/, needed: ({ access }) => flag(access, 'invokeToolProxy') },
+  { pattern: /^mailparser$/, needed: ({ handler }) => handler === RECEIVE_MAIL_HANDLER },
+  { pattern: /^@aws-sdk\/client-s3$/, needed: ({ access, handler }) => flag(access, 'exportBucket') || handler === RECEIVE_MAIL_HANDLER },
+  { pattern: /^(@aws-sdk\/s3-request-presigner|pdfkit)$/, needed: ({ access }) => flag(access, 'exportBucket') },
   // Scan exports and the month's usage as CSV.
   { pattern: /^csv-stringify$/, needed: ({ access, handler }) => flag(access, 'exportBucket') || handler === 'functions/usage/get-usage.ts' },
   // The accessibility rules run on a DOM only in the detector worker; exports read the generated

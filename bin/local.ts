@@ -35,6 +35,7 @@ const { devUser } = runtime;
 if (devUser?.password) console.log(`Sign in as ${devUser.email} with password ${devUser.password} (${devUser.file ? `kept in ${devUser.file}` : 'shown once'}).`);
 else if (devUser) console.log(`Sign in as ${devUser.email}; its password is kept in ${devUser.file}.`);
 console.log(`OpenID provider (sign-in): ${runtime.oidcIssuer}`);
+console.log(`Mail triggers receive mail by SMTP on 127.0.0.1:${runtime.smtpPort} (addresses @${runtime.inboundDomain}).`);
 
 let stopping = false;
 const shutdown = async (signal: string) => {

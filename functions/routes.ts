@@ -22,12 +22,18 @@ export interface RouteAccess {
   dispatchDeliveries?: boolean;
   /** Encrypts webhook signing secrets (KMS on AWS). */
   encryptSecrets?: boolean;
+  /** Seals integration credentials (a KMS data key on AWS); never opens them: only the tool proxy does. */
+  encryptCredentials?: boolean;
+  /** Invokes the tool proxy synchronously (it alone decrypts integration credentials). */
+  invokeToolProxy?: boolean;
   /** Sends detector runs of new scans to their queue. */
   dispatchScans?: boolean;
   /** Writes large exports to the export bucket and presigns them. */
   exportBucket?: boolean;
   /** Sends retention re-stamp jobs to their queue. */
   dispatchRetention?: boolean;
+  /** Knows the domain mail triggers' addresses are at (SES receiving's, a stack parameter on AWS). */
+  inboundMail?: boolean;
   /** Spends its tenant's request budget (rate limit); set for every authenticated route, below. */
   rateLimit?: boolean;
 }
@@ -92,13 +98,25 @@ const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/sessions/{session_id}/close', handler: 'functions/sessions/close-session.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write' } },
 
   // Triggers: changing one changes its schedule (EventBridge Scheduler on AWS); a fire creates a task.
-  { method: 'POST', path: '/triggers', handler: 'functions/triggers/create-trigger.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', schedules: true } },
+  { method: 'POST', path: '/triggers', handler: 'functions/triggers/create-trigger.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', schedules: true, inboundMail: true } },
   { method: 'GET', path: '/triggers', handler: 'functions/triggers/list-triggers.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   { method: 'GET', path: '/triggers/{trigger_id}', handler: 'functions/triggers/get-trigger.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
-  { method: 'PATCH', path: '/triggers/{trigger_id}', handler: 'functions/triggers/update-trigger.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', schedules: true } },
+  { method: 'PATCH', path: '/triggers/{trigger_id}', handler: 'functions/triggers/update-trigger.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', schedules: true, inboundMail: true } },
   { method: 'DELETE', path: '/triggers/{trigger_id}', handler: 'functions/triggers/delete-trigger.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', schedules: true } },
   { method: 'POST', path: '/triggers/{trigger_id}/fire', handler: 'functions/triggers/fire-trigger.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', dispatchTasks: true } },
   { method: 'GET', path: '/triggers/{trigger_id}/runs', handler: 'functions/triggers/list-trigger-runs.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+
+  // Integrations: connecting checks the credentials with the provider and seals them; only the tool
+  // proxy opens them, so testing them and Slack's signed calls (no API key: the signing secret
+  // verifies them) go through it.
+  { method: 'POST', path: '/integrations', handler: 'functions/integrations/create-integration.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', encryptCredentials: true } },
+  { method: 'GET', path: '/integrations', handler: 'functions/integrations/list-integrations.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/integrations/{integration_id}', handler: 'functions/integrations/get-integration.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'PATCH', path: '/integrations/{integration_id}', handler: 'functions/integrations/update-integration.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', encryptCredentials: true } },
+  { method: 'DELETE', path: '/integrations/{integration_id}', handler: 'functions/integrations/delete-integration.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
+  { method: 'POST', path: '/integrations/{integration_id}/test', handler: 'functions/integrations/test-integration.ts', auth: 'api_key', role: 'admin', access: { table: 'read', invokeToolProxy: true } },
+  { method: 'POST', path: '/integrations/{integration_id}/slack/interactions', handler: 'functions/integrations/slack-interactions.ts', auth: 'none', access: { table: 'none', invokeToolProxy: true } },
+  { method: 'POST', path: '/integrations/{integration_id}/slack/events', handler: 'functions/integrations/slack-events.ts', auth: 'none', access: { table: 'none', invokeToolProxy: true } },
 
   { method: 'GET', path: '/artifacts', handler: 'functions/artifacts/list-artifacts.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   { method: 'GET', path: '/artifacts/{artifact_id}', handler: 'functions/artifacts/get-artifact.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },

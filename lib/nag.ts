@@ -167,7 +167,7 @@ export function acknowledgePublicMethod(method: Method): void {
   acknowledge(
     method,
     'APIG4',
-    "Declared auth: 'none' in the route table: the health check for load balancers and uptime probes, and the static documentation of the API's problem types; neither reads the table or reveals any tenant data.",
+    "Declared auth: 'none' in the route table: the health check for load balancers and uptime probes and the static documentation of the API (problem types, OpenAPI), which read no tenant data; and Slack's callbacks (interactions, events), which carry no API key: the tool proxy verifies each request's Slack signature with the integration's signing secret before acting on it.",
   );
 }
 
@@ -231,4 +231,18 @@ export function acknowledgeSiteDeployment(role: IRole, bucket: IBucket): void {
       "CDK's BucketDeployment provider function: its runtime and the AWS CLI layer it runs are chosen and updated by aws-cdk-lib together, not by this project.",
     );
   }
+}
+
+/** SES receiving's message bucket, and the function that reads the messages SES stored (inbound-mail.ts). */
+export function acknowledgeInboundMailFindings(bucket: IBucket, receiverRole: IRole, prefix: string): void {
+  acknowledge(
+    receiverRole,
+    wildcardResource(receiverRole, bucket.arnForObjects(`${prefix}*`)),
+    "Each message's key is the SES message id, known only when the mail arrives; the statement allows s3:GetObject only, on the receipt rule's prefix of this one bucket.",
+  );
+  acknowledge(
+    bucket,
+    'S1',
+    "Only SES writes (for the one receipt rule, aws:SourceArn) and only the receive-mail function reads; that function logs its work under each message's SES message id, and messages expire after 30 days. Server access logs would need a second bucket for no extra audit value; CloudTrail S3 data events can be enabled account-wide if required.",
+  );
 }

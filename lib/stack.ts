@@ -11,6 +11,7 @@ import { Tasks } from '#lib/constructs/tasks';
 import { Webhooks } from '#lib/constructs/webhooks';
 import { EventTriggers } from '#lib/constructs/event-triggers';
 import { Exports } from '#lib/constructs/exports';
+import { InboundMail } from '#lib/constructs/inbound-mail';
 import { RecurringJobs } from '#lib/constructs/recurring-jobs';
 import { Keys } from '#lib/constructs/keys';
 import { Monitoring } from '#lib/constructs/monitoring';
@@ -24,16 +25,19 @@ export interface GatehouseStackProps extends StackProps {
 }
 
 /**
- * Gatehouse on AWS: the keys (data, alarms), the table, the queues with their consumers (task worker, tool proxy, webhook
- * deliverer), the one-time schedules with their targets (approval expiry), webhooks (the secrets
- * key, the fan-out on the table's stream), the API, and the streaming routes behind Function URLs
- * (which the REST API cannot stream). Every function gets exactly what its access declaration
- * says, environment included, through `bindData`.
+ * Gatehouse on AWS: the keys (data, alarms, integrations), the table, the queues with their
+ * consumers (task worker, tool proxy, webhook deliverer), the one-time schedules with their targets
+ * (approval expiry), webhooks (the secrets key, the fan-out on the table's stream), SES receiving for
+ * mail triggers (InboundMail), the API, and the streaming routes behind Function URLs (which the
+ * REST API cannot stream). Every function gets exactly what its access declaration says,
+ * environment included, through `bindData`.
  *
  * Order matters only for what must exist before it is handed around: schedule targets and the
- * secrets key first (every function that schedules needs the targets' ARNs, the deliverer needs
- * the key), then the queues with their consumers, then the rest. Monitoring (alarms, their topic,
- * the dashboard) finds the stack's functions itself when the app synthesizes.
+ * keys first (every function that schedules needs the targets' ARNs, the deliverer and the tool
+ * proxy need their keys), then the queues with their consumers (the tool proxy first: others
+ * invoke it), then inbound mail (its domain goes to the trigger routes), then the rest.
+ * Monitoring (alarms, their topic, the dashboard) finds the stack's functions itself when the app
+ * synthesizes.
  */
 export class GatehouseStack extends Stack {
   public constructor(scope: Construct, id: string, props: GatehouseStackProps = {}) {
@@ -46,7 +50,10 @@ export class GatehouseStack extends Stack {
     const targets = new ScheduleTargets(this, 'ScheduleTargets');
     const webhooks = new Webhooks(this, 'Webhooks', { queueKey: keys.data });
     const exportsStore = new Exports(this, 'Exports');
-    const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey, exportBucket: exportsStore.bucket, queueKey: keys.data });
+    const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey, integrationsKey: keys.integrations, exportBucket: exportsStore.bucket, queueKey: keys.data });
+    // Mail triggers' addresses are at its domain: the trigger routes get it (`inboundMail`), so before the API.
+    const inboundMail = new InboundMail(this, 'InboundMail', tasks.resources);
+    tasks.resources.inboundMailDomain = inboundMail.domain;
     targets.bind(tasks.resources);
     webhooks.bind(tasks.resources);
     const eventTriggers = new EventTriggers(this, 'EventTriggers', { queueKey: keys.data });

@@ -22,7 +22,7 @@ export async function run(config: BenchConfig): Promise<DashboardReport> {
   const engines = await startBenchEngines();
   const key = generateApiKey();
   // Every request pays the authorizer, so the figures compare the two checks themselves.
-  const runtime = await startRuntime({ port: 0, dataDir: '', inMemory: true, engines, name: 'bench-dashboard', apiKeys: [{ tenantId: 'bench', key }], users: [{ ...PERSON, tenantId: 'bench', role: 'admin' }], workers: false, authorizerCacheSeconds: 0, log: () => undefined });
+  const runtime = await startRuntime({ port: 0, dataDir: '', inMemory: true, engines, name: 'bench-dashboard', apiKeys: [{ tenantId: 'bench', key }], users: [{ ...PERSON, tenantId: 'bench', role: 'admin' }], workers: false, authorizerCacheSeconds: 0, smtpPort: 0, log: () => undefined });
   const origin = new URL(runtime.baseUrl).origin;
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${runtime.baseUrl}${path}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000) });

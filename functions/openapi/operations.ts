@@ -9,6 +9,7 @@ import { problemTypeParams } from '#functions/problems/schemas';
 import * as scans from '#functions/scans/schemas';
 import * as sessions from '#functions/sessions/schemas';
 import * as triggers from '#functions/triggers/schemas';
+import * as integrations from '#functions/integrations/schemas';
 import { noQuery, updateRetentionBody } from '#functions/settings/schemas';
 import { createTaskBody, listTasksQuery, taskParams } from '#functions/tasks/schemas';
 import { usageQuery } from '#functions/usage/schemas';
@@ -73,6 +74,33 @@ export const operations: Record<string, OperationSpec> = {
     responses: created('Trigger'),
     example: { name: 'Monday audit', source: { type: 'schedule', cron: '0 8 * * 1', timezone: 'Europe/Berlin', overlap: 'skip' }, task: { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } } },
   },
+  'POST /integrations': {
+    summary: 'Connect an integration (GitHub, Slack or email): the credentials are checked with the provider, stored encrypted and never returned',
+    request: { body: integrations.createIntegrationBody },
+    responses: created('Integration'),
+    example: { kind: 'github', name: 'Our GitHub', credentials: { token: 'ghp_exampletoken' }, settings: { api_url: 'https://api.github.com' } },
+  },
+  'GET /integrations': { summary: 'List integrations, newest first', request: { query: integrations.listIntegrationsQuery }, responses: ok('IntegrationList') },
+  'GET /integrations/{integration_id}': { summary: 'Get an integration (never its credentials)', request: { params: integrations.integrationParams }, responses: ok('Integration') },
+  'PATCH /integrations/{integration_id}': {
+    summary: 'Rename an integration, change its settings, or replace its credentials (checked again; a revoked integration becomes active)',
+    request: { params: integrations.integrationParams, body: integrations.updateIntegrationBody },
+    responses: ok('Integration'),
+    example: { settings: { approvals_channel: 'C0123APPROVALS' } },
+  },
+  'DELETE /integrations/{integration_id}': { summary: 'Delete an integration and destroy its credentials', request: { params: integrations.integrationParams }, responses: noContent },
+  'POST /integrations/{integration_id}/test': { summary: 'Check the stored credentials with one provider call (refused credentials revoke the integration)', request: { params: integrations.integrationParams }, responses: ok('IntegrationTest') },
+  'POST /integrations/{integration_id}/slack/interactions': {
+    summary: "Slack's interactivity requests (button clicks, modal submissions); no API key, verified with the app's signing secret",
+    request: { params: integrations.integrationParams },
+    responses: ok('SlackAnswer'),
+  },
+  'POST /integrations/{integration_id}/slack/events': {
+    summary: "Slack's Events API (channel messages, url_verification); no API key, verified with the app's signing secret",
+    request: { params: integrations.integrationParams },
+    responses: ok('SlackAnswer'),
+  },
+
   'GET /triggers': { summary: 'List triggers, newest first', request: { query: triggers.listTriggersQuery }, responses: ok('TriggerList') },
   'GET /triggers/{trigger_id}': { summary: "Get a trigger (a schedule's next five runs included)", request: { params: triggers.triggerParams }, responses: ok('Trigger') },
   'PATCH /triggers/{trigger_id}': { summary: 'Change, pause (`enabled: false`) or resume a trigger', request: { params: triggers.triggerParams, body: triggers.updateTriggerBody }, responses: ok('Trigger'), example: { enabled: false } },

@@ -22,6 +22,24 @@ const eventSource = () =>
     agent: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
   });
 
+/** A regular expression as a trigger stores it: bounded, and compiled by the service to check it. */
+const pattern = () => z.string().check(z.minLength(1), z.maxLength(200));
+
+const mailSource = () =>
+  z.strictObject({
+    type: z.literal('mail'),
+    integration_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+    match: z.optional(z.strictObject({ from: z.optional(pattern()), subject: z.optional(pattern()) })),
+  });
+
+const chatSource = () =>
+  z.strictObject({
+    type: z.literal('chat'),
+    integration_id: z.string().check(z.minLength(1), z.maxLength(64)),
+    channel: z.string().check(z.regex(/^[A-Z0-9][A-Z0-9_-]{1,40}$/, 'must be a Slack channel id such as C0123ABCD')),
+    pattern: pattern(),
+  });
+
 const taskTemplate = () =>
   z
     .strictObject({
@@ -33,7 +51,7 @@ const taskTemplate = () =>
     })
     .check(z.refine((task) => Buffer.byteLength(JSON.stringify(task.input), 'utf8') <= MAX_TASK_INPUT_BYTES, { path: ['input'], message: `must be at most ${MAX_TASK_INPUT_BYTES} bytes as JSON` }));
 
-const source = () => z.discriminatedUnion('type', [scheduleSource(), eventSource()], { error: 'must be {"type": "schedule", ...} or {"type": "event", ...}' });
+const source = () => z.discriminatedUnion('type', [scheduleSource(), eventSource(), mailSource(), chatSource()], { error: 'must be {"type": "schedule" | "event" | "mail" | "chat", ...}' });
 
 export const createTriggerBody = /* @__PURE__ */ z.schema(() =>
   z.strictObject({

@@ -1,6 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSEvent, SQSRecord, Context, SQSBatchResponse } from 'aws-lambda';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
+import { toolProxy } from '#shared/adapters/lambda/tool-proxy-client';
 import { findAgentBySlug } from '#shared/agents/catalog';
 import { systemClock } from '#shared/domain/clock';
 import { taskMessageSchema } from '#shared/domain/task-message';
@@ -16,7 +17,7 @@ import { retentionStamps } from '#shared/services/retention-stamps';
 import { runWithTenantSlot } from '#shared/services/task-fairness';
 
 const processor = new BatchProcessor(EventType.SQS);
-const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps, sessions: sessionViews });
+const runner = new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: findAgentBySlug, clock: systemClock, retention: retentionStamps, sessions: sessionViews, tools: toolProxy });
 
 /**
  * Runs one task per message. A message that fails (the database did not answer) is reported in

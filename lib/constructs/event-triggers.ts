@@ -52,7 +52,11 @@ export class EventTriggers extends Construct {
         filters: [
           FilterCriteria.filter({
             eventName: FilterRule.isEqual(eventTriggerConsumer.filter.eventName),
-            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(eventTriggerConsumer.filter.entity) }, type: { S: FilterRule.isEqual(eventTriggerConsumer.filter.type) } } },
+            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(eventTriggerConsumer.filter.entity) }, type: { S: FilterRule.or(...eventTriggerConsumer.filter.types) } } },
+          }),
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual(eventTriggerConsumer.filter.eventName),
+            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(eventTriggerConsumer.filter.outboxEntity) } } },
           }),
         ],
       }),

@@ -15,7 +15,10 @@ import type { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
 import type { RouteAccess } from '#functions/routes';
 import type { SECRET_CIPHER_ENV, SecretCipherBackend } from '#shared/adapters/crypto/secret-cipher';
+import type { INTEGRATIONS_KEY_ENV } from '#shared/adapters/crypto/integration-cipher';
+import type { TOOL_PROXY_FUNCTION_ENV } from '#shared/adapters/lambda/tool-proxy-client';
 import type { MailerBackend } from '#shared/adapters/mail/mailer';
+import { INBOUND_MAIL_DOMAIN_ENV } from '#shared/config/inbound-mail';
 import { RETENTION_QUEUE, SCAN_DETECTOR_QUEUE, TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, type FunctionAccess } from '#shared/config/topology';
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
@@ -55,13 +58,17 @@ export interface MailSettings {
 }
 
 /** The access flags `bindData` grants; any other flag set in a declaration gets a synth warning. */
-const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets', 'dispatchScans', 'exportBucket', 'dispatchRetention', 'rateLimit', 'taskSlots']);
+const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets', 'encryptCredentials', 'decryptCredentials', 'invokeToolProxy', 'inboundMail', 'dispatchScans', 'exportBucket', 'dispatchRetention', 'rateLimit', 'taskSlots']);
 
 /**
  * The secret cipher's environment names, as secret-cipher.ts declares them. Written out rather than
  * imported: that module loads the KMS client, which synth does not need; the type keeps them in step.
  */
 const CIPHER_ENV: Pick<typeof SECRET_CIPHER_ENV, 'backend' | 'kmsKeyId'> = { backend: 'SECRET_CIPHER_BACKEND', kmsKeyId: 'SECRETS_KMS_KEY_ID' };
+const INTEGRATIONS_KEY: typeof INTEGRATIONS_KEY_ENV = 'INTEGRATIONS_KMS_KEY_ID';
+const TOOL_PROXY_NAME: typeof TOOL_PROXY_FUNCTION_ENV = 'TOOL_PROXY_FUNCTION_NAME';
+/** The encryption context every integration ciphertext carries (credentialContext): KMS grants hold for it only. */
+const CREDENTIALS_PURPOSE = { 'kms:EncryptionContext:purpose': 'integration-credentials' };
 
 /**
  * What a function may be bound to. Task queues are keyed by priority so their URL env names are
@@ -75,6 +82,10 @@ export interface DataResources {
   deliveryQueue: IQueue;
   /** The customer-managed key webhook signing secrets are encrypted under. */
   secretsKey: IKey;
+  /** The key integration credentials are sealed under (envelope encryption); only the tool proxy opens them. */
+  integrationsKey: IKey;
+  /** The tool proxy, once created (Tasks creates it first): what `invokeToolProxy` may invoke. */
+  toolProxy?: IFunction;
   /** Detector runs of scans (`SCAN_DETECTOR_QUEUE`). */
   scanQueue: IQueue;
   /** Retention re-stamp jobs (`RETENTION_QUEUE`). */
@@ -84,6 +95,8 @@ export interface DataResources {
   schedules: Schedules;
   scheduleTargets: Record<ScheduleTarget, IFunction>;
   mail: MailSettings;
+  /** The domain mail triggers' addresses are at (the `InboundMailDomain` parameter), once InboundMail exists: what `inboundMail` sets. */
+  inboundMailDomain?: string;
 }
 
 /**
@@ -150,7 +163,10 @@ export class GatehouseFunction extends LambdaFunction {
    * SES as the configured sender for `sendMail`; the webhook delivery queue (its URL, send only)
    * for `dispatchDeliveries`; the secrets key with `kms:Encrypt` only for `encryptSecrets` and
    * `kms:Decrypt` only for `decryptSecrets` (with the KMS cipher's environment for either); the
-   * retention re-stamp queue (its URL, send only) for `dispatchRetention`.
+   * retention re-stamp queue (its URL, send only) for `dispatchRetention`; the integrations key
+   * with `kms:GenerateDataKey` for `encryptCredentials` and `kms:Decrypt` for `decryptCredentials`,
+   * each for integration credentials only (their encryption context); `lambda:InvokeFunction` on
+   * the tool proxy for `invokeToolProxy`; the inbound mail domain (no grant) for `inboundMail`.
    *
    * The delivery queue's dead-letter queue is not granted here: only the queue's consumer writes
    * to it (retries exhausted), and the construct wiring consumers to their queues grants that.
@@ -233,6 +249,32 @@ export class GatehouseFunction extends LambdaFunction {
       // which add ReEncrypt* and GenerateDataKey*. The cipher calls Encrypt and Decrypt directly.
       if (encrypts) secretsKey.grant(this, 'kms:Encrypt');
       if (decrypts) secretsKey.grant(this, 'kms:Decrypt');
+    }
+
+    // Integration credentials: routes that connect seal them with a fresh data key; only the tool
+    // proxy opens them. Both only for ciphertexts whose context says they are integration credentials.
+    const seals = 'encryptCredentials' in access && Boolean(access.encryptCredentials);
+    const opens = 'decryptCredentials' in access && Boolean(access.decryptCredentials);
+    if (seals || opens) {
+      this.addEnvironment(CIPHER_ENV.backend, 'kms' satisfies SecretCipherBackend);
+      this.addEnvironment(INTEGRATIONS_KEY, resources.integrationsKey.keyArn);
+      const action = seals ? 'kms:GenerateDataKey' : 'kms:Decrypt';
+      this.addToRolePolicy(new PolicyStatement({ actions: [action], resources: [resources.integrationsKey.keyArn], conditions: { StringEquals: CREDENTIALS_PURPOSE } }));
+      if (seals && opens) this.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt'], resources: [resources.integrationsKey.keyArn], conditions: { StringEquals: CREDENTIALS_PURPOSE } }));
+    }
+
+    if ('invokeToolProxy' in access && access.invokeToolProxy) {
+      if (!resources.toolProxy) throw new Error('invokeToolProxy needs the tool proxy created first (Tasks creates it before the other consumers).');
+      this.addEnvironment(TOOL_PROXY_NAME, resources.toolProxy.functionName);
+      // The function's own ARN only, not grantInvoke's `<arn>:*` as well: the client invokes the
+      // unqualified name, and no version or alias of the proxy is ever published.
+      this.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [resources.toolProxy.functionArn] }));
+    }
+
+    // Only the domain: mail triggers get addresses at it; SES receiving is InboundMail's.
+    if ('inboundMail' in access && access.inboundMail) {
+      if (!resources.inboundMailDomain) throw new Error('inboundMail needs the InboundMail construct created first (its domain in DataResources.inboundMailDomain).');
+      this.addEnvironment(INBOUND_MAIL_DOMAIN_ENV, resources.inboundMailDomain);
     }
   }
 }

@@ -20,11 +20,13 @@ export function serviceKey(scope: Construct, id: string, name: string, descripti
  * The keys of the service's data at rest, apart from the webhook secrets key (webhooks.ts, which
  * predates this construct: moving it would replace it, and every stored secret is encrypted under it).
  *
- * Three keys rather than one, because a key's users are everyone allowed to decrypt with it:
+ * Four keys rather than one, because a key's users are everyone allowed to decrypt with it:
  * - `data`: the table (and its stream) and every queue and dead-letter queue. Nearly every function
  *   touches the table, so nearly every role may use this key;
  * - the secrets key: only the deliverer may decrypt (and two routes encrypt). Sharing `data` would
  *   give every table reader kms:Decrypt on signing secrets too, and the ciphertext sits in the table;
+ * - `integrations`: tenants' provider credentials (GitHub tokens, Slack bot tokens, SMTP logins),
+ *   apart from the webhook secrets for the same reason: only the tool proxy may decrypt them;
  * - `alarms`: the alarm topic's. CloudWatch (a service principal) must be able to use it, which no
  *   key protecting tenant data should allow.
  */
@@ -33,10 +35,13 @@ export class Keys extends Construct {
   public readonly data: Key;
   /** The alarm topic; its policy lets CloudWatch alarms of this stack publish (monitoring.ts). */
   public readonly alarms: Key;
+  /** Integration credentials: connecting routes seal with data keys from it, only the tool proxy opens them. */
+  public readonly integrations: Key;
 
   public constructor(scope: Construct, id: string) {
     super(scope, id);
     this.data = serviceKey(this, 'DataKey', 'data', 'encrypts the table, its stream, and every queue and dead-letter queue.');
     this.alarms = serviceKey(this, 'AlarmsKey', 'alarms', 'encrypts the alarm notification topic.');
+    this.integrations = serviceKey(this, 'IntegrationsKey', 'integrations', 'seals integration credentials (envelope encryption); only the tool proxy decrypts.');
   }
 }

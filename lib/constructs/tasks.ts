@@ -3,7 +3,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { TASK_QUEUES, TOOL_CALL_QUEUE, SCAN_DETECTOR_QUEUE, RETENTION_QUEUE, WEBHOOK_DELIVERY_QUEUE, allQueues, consumers, visibilityTimeoutSeconds, type ConsumerDefinition, type QueueDefinition } from '#shared/config/topology';
+import { TASK_QUEUES, TOOL_CALL_QUEUE, SCAN_DETECTOR_QUEUE, RETENTION_QUEUE, WEBHOOK_DELIVERY_QUEUE, allQueues, consumers, toolProxy as toolProxyConsumer, visibilityTimeoutSeconds, type ConsumerDefinition, type QueueDefinition } from '#shared/config/topology';
 import type { TaskPriority } from '#shared/domain/task';
 import { GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
 
@@ -94,7 +94,10 @@ export class Tasks extends Construct {
       }
       return fn;
     };
-    this.consumers = new Map(consumers.map((definition) => [definition.name, consumer(definition)]));
+    // The tool proxy first: the task worker invokes it (DataResources.toolProxy).
+    const proxy = consumer(toolProxyConsumer);
+    this.resources.toolProxy = proxy;
+    this.consumers = new Map(consumers.map((definition) => [definition.name, definition === toolProxyConsumer ? proxy : consumer(definition)]));
   }
 
   private queue(definition: QueueDefinition, key: IKey): Queue {

@@ -5,7 +5,13 @@ import { join, resolve } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { authorizer } from '#functions/routes';
-import { consumers, eventFanOut, eventTriggerConsumer, recurringJobs, scheduleTargets } from '#shared/config/topology';
+import { consumers, eventFanOut, eventTriggerConsumer, reachesEventTriggers, recurringJobs, scheduleTargets, toolProxy } from '#shared/config/topology';
+import { LAMBDA_ENDPOINT_ENV, TOOL_PROXY_FUNCTION_ENV } from '#shared/adapters/lambda/tool-proxy-client';
+import { startLambdaInvokeServer } from '#lib/local/lambda-invoke-server';
+import { startInboundMailDelivery } from '#lib/local/inbound-mail-delivery';
+import type { InboundSmtp } from '#lib/local/smtp-inbound';
+import { INBOUND_MAIL_ENV } from '#shared/adapters/mail/inbound-store';
+import { tmpdir } from 'node:os';
 import { getIntegerFromEnv } from '#shared/config/env';
 import { StreamPoller } from '#lib/local/streams/stream-poller';
 import { ScheduleRunner } from '#lib/local/schedule-runner';
@@ -58,6 +64,8 @@ export interface RuntimeOptions {
    * GATEHOUSE_AUTHORIZER_CACHE_SECONDS, else the deployed API's `authorizer.cacheTtlSeconds`.
    */
   authorizerCacheSeconds?: number;
+  /** The inbound SMTP listener's port (mail triggers); default GATEHOUSE_SMTP_PORT or 2525, 0 for any free port. */
+  smtpPort?: number;
   /** Engines already running (tests share one pair); otherwise the runtime starts its own. */
   engines?: EngineEndpoints;
   log?: (line: string) => void;
@@ -74,6 +82,9 @@ export interface Runtime {
   oidcIssuer: string;
   /** The dev user, when no users were given; its password only when it was just made. */
   devUser?: DevUser;
+  /** Where mail triggers' mail is received: SMTP on 127.0.0.1, addresses at `inboundDomain`. */
+  smtpPort: number;
+  inboundDomain: string;
   stop(): Promise<void>;
 }
 
@@ -106,9 +117,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let scheduleRunner: ScheduleRunner | undefined;
   let streamPoller: StreamPoller | undefined;
   let triggerPoller: StreamPoller | undefined;
+  let invokeServer: { close(): Promise<void> } | undefined;
+  let inboundSmtp: InboundSmtp | undefined;
   const recurringRunners: RecurringJobRunner[] = [];
   const stopEngines = async () => {
     await Promise.all(recurringRunners.map((runner) => runner.stop()));
+    await invokeServer?.close();
+    await inboundSmtp?.close();
     await Promise.all([streamPoller?.stop(), triggerPoller?.stop()]);
     await Promise.all(pollers.map((poller) => poller.stop()));
     await scheduleRunner?.stop();
@@ -128,6 +143,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     }
     const provisioned = await provision(name, endpoints, options.inMemory ? {} : { outboxDir: resolve(options.dataDir, 'outbox'), secretKey: persistentSecretKey(options.dataDir) });
     Object.assign(process.env, provisioned.environment);
+    // Plays Lambda's Invoke API for the tool proxy, which run-task and the integration routes call by name.
+    const toolProxyName = `${name}-${toolProxy.name}`;
+    const invoke = await startLambdaInvokeServer({ [toolProxyName]: { handler: toolProxy.handler, timeoutSeconds: toolProxy.timeoutSeconds } });
+    invokeServer = invoke;
+    Object.assign(process.env, { [TOOL_PROXY_FUNCTION_ENV]: toolProxyName, [LAMBDA_ENDPOINT_ENV]: invoke.endpoint });
     if (!options.inMemory && !options.engines) {
       // Lets `npm run keys -- --local` find this runtime's table.
       mkdirSync(options.dataDir, { recursive: true });
@@ -184,10 +204,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         endpoint: endpoints.dynamodb,
         tableName: name,
         handler: eventTriggerConsumer.handler,
-        filter: (record) =>
-          record.eventName === eventTriggerConsumer.filter.eventName &&
-          record.dynamodb?.NewImage?.entity?.S === eventTriggerConsumer.filter.entity &&
-          record.dynamodb?.NewImage?.type?.S === eventTriggerConsumer.filter.type,
+        filter: (record) => reachesEventTriggers(record as never),
         batchSize: eventTriggerConsumer.batchSize,
         maxBatchingWindowMs: eventTriggerConsumer.maxBatchingWindowSeconds * 1000,
         timeoutSeconds: eventTriggerConsumer.timeoutSeconds,
@@ -203,6 +220,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       pollers.push(poller);
     }
 
+    // Plays SES receiving for mail triggers: SMTP in, the message kept where the handler reads it.
+    const inboundDir = options.inMemory ? join(tmpdir(), `gatehouse-inbound-${name}`) : resolve(options.dataDir, 'inbound-mail');
+    process.env[INBOUND_MAIL_ENV.dir] = inboundDir;
+    inboundSmtp = await startInboundMailDelivery({ port: options.smtpPort ?? getIntegerFromEnv('GATEHOUSE_SMTP_PORT', 2525), dir: inboundDir, log });
+
     const oidcMount: { handle?: OidcRequestHandler } = {};
     server = createApiGateway({ authorizerCacheSeconds, requestTimeoutMs, oidc: oidcMount });
     await new Promise<void>((done, fail) => {
@@ -215,7 +237,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const oidc = signIn.start(`http://127.0.0.1:${port}`);
     oidcMount.handle = oidc.handle;
     Object.assign(process.env, { GATEHOUSE_OIDC_ISSUER: oidc.issuer, GATEHOUSE_OIDC_CLIENT_ID: oidc.clientId });
-    return { baseUrl: `http://127.0.0.1:${port}/${STAGE}`, port, devKey, devKeyFile, oidcIssuer: oidc.issuer, devUser: signIn.devUser, stop: stopEngines };
+    return { baseUrl: `http://127.0.0.1:${port}/${STAGE}`, port, devKey, devKeyFile, oidcIssuer: oidc.issuer, devUser: signIn.devUser, smtpPort: inboundSmtp.port, inboundDomain: inboundSmtp.domain, stop: stopEngines };
   } catch (error) {
     await stopEngines().catch(() => undefined);
     throw error;

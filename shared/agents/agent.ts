@@ -45,6 +45,8 @@ export interface ApprovalDecision {
   comment?: string;
   /** `expired` when nobody decided before the approval's `expires_at`. */
   resolution?: 'resolved' | 'expired';
+  /** The approved action could not be executed (revoked credentials, a provider down): the task fails with it. */
+  failure?: { code: string; message: string };
 }
 
 /**
@@ -77,6 +79,13 @@ export interface AgentContext {
    * returns the decision.
    */
   requestApproval(request: ApprovalRequest): Promise<ApprovalDecision>;
+  /**
+   * Calls a read tool (`github.read_file`, ...) through the tool proxy with the agent's bound
+   * integration; the result is recorded, so a replay gets the same without calling again. A call
+   * that fails throws an AgentFailure with its code (`integration_revoked`, `integration_not_bound`,
+   * `provider_unavailable`, ...), which ends the task unless the agent catches it.
+   */
+  callTool(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 /** Thrown by an agent to end its task as `failed` with a machine-readable code. */

@@ -30,6 +30,10 @@ export interface FunctionAccess {
   /** Encrypts or decrypts webhook secrets (KMS on AWS). */
   decryptSecrets?: boolean;
   encryptSecrets?: boolean;
+  /** Opens integration credentials (kms:Decrypt on the integrations key): the tool proxy only. */
+  decryptCredentials?: boolean;
+  /** Invokes the tool proxy synchronously (read tool calls of agents). */
+  invokeToolProxy?: boolean;
   dispatchScans?: boolean;
   /** Sends retention re-stamp jobs (a job re-sends itself with its cursor). */
   dispatchRetention?: boolean;
@@ -63,7 +67,7 @@ export const taskWorker: ConsumerDefinition = {
   name: 'task-worker',
   // A paused task creates its approval's expiry schedule; a task of a tenant at its concurrency
   // cap is sent back to its queue with a delay (shared/services/task-fairness.ts).
-  access: { table: 'read_write', schedules: true, dispatchTasks: true, taskSlots: true },
+  access: { table: 'read_write', schedules: true, dispatchTasks: true, taskSlots: true, invokeToolProxy: true },
   handler: 'functions/workers/run-task.ts',
   // Listed in dispatch order: the local runtime drains them strictly in this order.
   queues: [TASK_QUEUES.high.name, TASK_QUEUES.normal.name, TASK_QUEUES.low.name],
@@ -79,11 +83,13 @@ export const TOOL_CALL_QUEUE: QueueDefinition = { name: 'tool-calls', maxReceive
 
 export const toolProxy: ConsumerDefinition = {
   name: 'tool-proxy',
-  access: { table: 'read_write', dispatchTasks: true, sendMail: true },
+  // It alone opens integration credentials; a click in Slack resolves an approval here (its
+  // expiry schedule cancelled, the approved action queued, a denied task resumed).
+  access: { table: 'read_write', dispatchTasks: true, sendMail: true, decryptCredentials: true, dispatchToolCalls: true, schedules: true },
   handler: 'functions/workers/execute-tool-call.ts',
   queues: [TOOL_CALL_QUEUE.name],
   batchSize: 1,
-  timeoutSeconds: 30,
+  timeoutSeconds: 45,
   memoryMb: 256,
 };
 
@@ -173,13 +179,22 @@ export const eventFanOut = {
 export const eventTriggerConsumer = {
   name: 'event-triggers',
   handler: 'functions/streams/run-event-triggers.ts',
-  access: { table: 'read_write', dispatchTasks: true } as FunctionAccess,
+  access: { table: 'read_write', dispatchTasks: true, dispatchToolCalls: true } as FunctionAccess,
   batchSize: 25,
   maxBatchingWindowSeconds: 0,
   timeoutSeconds: 60,
   memoryMb: 256,
-  filter: { eventName: 'INSERT', entity: 'event', type: 'artifact.emitted' },
+  /** Inserted items only: events of these types, and chat-reply outbox items (entities/chat.ts). */
+  filter: { eventName: 'INSERT', entity: 'event', types: ['artifact.emitted', 'approval.requested', 'approval.resolved'], outboxEntity: 'chat_reply' },
 } as const;
+
+/** Whether a stream record reaches the reactions consumer: the local runtime's copy of the CDK filters. */
+export function reachesEventTriggers(record: { eventName?: string; dynamodb?: { NewImage?: Record<string, { S?: string }> } }): boolean {
+  const image = record.dynamodb?.NewImage;
+  if (record.eventName !== eventTriggerConsumer.filter.eventName || !image) return false;
+  if (image.entity?.S === eventTriggerConsumer.filter.outboxEntity) return true;
+  return image.entity?.S === eventTriggerConsumer.filter.entity && (eventTriggerConsumer.filter.types as readonly string[]).includes(image.type?.S ?? '');
+}
 
 /** What each one-time schedule target runs (EventBridge Scheduler on AWS, the local runner here). */
 export const scheduleTargets = {

@@ -1,3 +1,4 @@
+import type { IntegrationKind } from '#shared/domain/integration';
 /** A built-in agent deployed into one tenant. */
 export interface AgentDeployment {
   agent_id: string;
@@ -13,6 +14,8 @@ export interface AgentDeployment {
 export interface AgentConfig {
   /** Hours an approval requested by this agent stays valid before it counts as denied. */
   approval_ttl_hours: number;
+  /** The integrations the agent's tool calls use, one per kind; absent means none (mail: the service's mailer). */
+  integrations?: Partial<Record<IntegrationKind, string>>;
 }
 
 export const DEFAULT_AGENT_CONFIG: AgentConfig = { approval_ttl_hours: 24 };

@@ -5,6 +5,18 @@ import type { Principal } from '#shared/domain/roles';
 export type ApprovalStatus = 'pending' | 'approved' | 'denied';
 export type ApprovalAction = { type: string } & Record<string, unknown>;
 
+/** A decision made by clicking in team chat: the Slack user, through which integration. */
+export interface ChatDecider {
+  type: 'chat';
+  id: string;
+  user_id: string;
+  integration_id: string;
+  name?: string;
+}
+
+/** Who may resolve an approval: a caller of the API or dashboard, or a person in team chat. */
+export type Decider = Principal | ChatDecider;
+
 /** An agent action that touches the outside world, waiting for (or past) a human decision. */
 export interface Approval {
   approval_id: string;
@@ -29,9 +41,9 @@ export interface Approval {
   comment?: string;
   resolved_at?: string;
   /** Who decided; absent when the approval expired (nobody decided). */
-  resolved_by?: Principal;
+  resolved_by?: Decider;
   /** Set once the service executed an approved action. */
-  execution?: { status: 'executed'; executed_at: string; result: Record<string, unknown> };
+  execution?: { status: 'executed' | 'failed'; executed_at: string; integration_id?: string | null; result?: Record<string, unknown>; error?: { code: string; message: string } };
 }
 
 /** An approval as of `now`: past `expires_at`, a pending approval already reads as denied (expired). */
@@ -72,6 +84,7 @@ export function decisionOf(approval: Approval): ApprovalDecision {
     action: approval.action,
     ...(approval.comment !== undefined ? { comment: approval.comment } : {}),
     resolution: approval.resolution ?? 'resolved',
+    ...(approval.execution?.error ? { failure: approval.execution.error } : {}),
   };
 }
 

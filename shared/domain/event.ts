@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'member.role_changed',
   'member.removed',
   'settings.retention_changed',
+  'integration.revoked',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

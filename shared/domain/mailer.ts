@@ -3,6 +3,9 @@
  * Mailer: they only ask for approval, and the service executes the approved action.
  */
 
+/** The header on every mail Gatehouse sends: a mail trigger receiving one back starts nothing (no loops). */
+export const GATEHOUSE_LOOP_HEADER = 'X-Gatehouse-Loop';
+
 export interface OutboundEmail {
   /** Sender mailbox, e.g. `Gatehouse <outreach@example.com>` (the deployment's `MAIL_FROM`). */
   from: string;

@@ -1,3 +1,4 @@
+import type { ToolCallRecord } from '#shared/domain/tools';
 import type { ApprovalRequest, SessionView } from '#shared/agents/agent';
 import type { Artifact } from '#shared/domain/artifact';
 import type { ServiceEvent } from '#shared/domain/event';
@@ -36,6 +37,10 @@ export interface TaskExecutionStore {
    */
   complete(task: Task, event: ServiceEvent, emitted?: readonly string[]): Promise<StepOutcome>;
   fail(task: Task, error: TaskError, event: ServiceEvent, emitted?: readonly string[]): Promise<StepOutcome>;
+  /** Applies call `step` (a tool call) with its record and `tool_call.executed`. */
+  recordToolCall(task: Task, step: number, record: ToolCallRecord, event: ServiceEvent, progress?: BufferedProgress): Promise<StepOutcome>;
+  /** The recorded tool call `step`, for a replay. */
+  toolCall(task: Task, step: number): Promise<ToolCallRecord | undefined>;
   /** Deletes the artifacts of a cancelled task (spec: partial artifacts are discarded). */
   discardArtifacts(task: Task): Promise<void>;
 }

@@ -22,7 +22,55 @@ export interface EventSource {
   agent?: string;
 }
 
-export type TriggerSource = ScheduleSource | EventSource;
+export interface MailSource {
+  type: 'mail';
+  /** The email integration replies would go through; informational for the trigger itself. */
+  integration_id?: string;
+  /** Regular expressions the sender and the subject must match (case-insensitive). */
+  match?: { from?: string; subject?: string };
+  /** The trigger's inbound address, assigned by the service (`<local part>@<inbound domain>`). */
+  address?: string;
+}
+
+export interface ChatSource {
+  type: 'chat';
+  /** The slack integration whose Events API requests bring the messages. */
+  integration_id: string;
+  /** The channel id (`C0123...`). */
+  channel: string;
+  /** A regular expression a message must match (case-insensitive) to start a task. */
+  pattern: string;
+}
+
+export type TriggerSource = ScheduleSource | EventSource | MailSource | ChatSource;
+
+/** Patterns are tried on at most this much of a message or subject, so no pattern runs long on a huge one. */
+export const MATCHED_TEXT_LIMIT = 4_000;
+
+/** A quantified group that itself holds a quantifier, e.g. `(a+)+`: the shape of catastrophic backtracking. */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/;
+
+/** Why a trigger's pattern cannot be used (not a regular expression, or one that can run for ages), or undefined. */
+export function patternProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, 'iu');
+  } catch (error) {
+    return `is not a regular expression: ${(error as Error).message}`;
+  }
+  if (NESTED_QUANTIFIER.test(pattern)) return 'must not repeat a group that itself repeats, such as (a+)+: it can take exponential time';
+  return undefined;
+}
+
+/** Whether `text` matches a trigger's pattern (case-insensitive; an absent pattern matches everything). */
+export function matchesPattern(pattern: string | undefined, text: string): boolean {
+  if (pattern === undefined) return true;
+  return new RegExp(pattern, 'iu').test(text.slice(0, MATCHED_TEXT_LIMIT));
+}
+
+/** The run of an inbound mail or chat message: one per (trigger, message) however often it arrives. */
+export function messageRunId(triggerId: string, kind: 'mail' | 'chat', messageKey: string, at: Date): string {
+  return derivedId('run', at.getTime(), `${triggerId}|${kind}|${messageKey}`);
+}
 
 export interface TriggerTask {
   agent: string;

@@ -7,6 +7,8 @@ import { validateAgainstSchema } from '#shared/domain/input-validation';
 import type { ApprovalGate, BufferedProgress, RetentionStamps, SessionViews, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
 import { artifactExpiry, type RetentionStamp } from '#shared/domain/retention';
 import type { Task, TaskError } from '#shared/domain/task';
+import type { ToolProxy } from '#shared/domain/tool-proxy';
+import type { ToolCallRecord } from '#shared/domain/tools';
 
 /**
  * Progress waiting for the next durable write is written on its own once the run's last write is
@@ -38,6 +40,8 @@ export interface AgentRunnerDependencies {
   retention: RetentionStamps;
   /** What a task of a session sees of it; without it, tasks see no session. */
   sessions?: SessionViews;
+  /** The tool proxy (a Lambda invoke); without it, tool calls fail `tools_unavailable`. */
+  tools?: Pick<ToolProxy, 'callTool'>;
 }
 
 /** Raised inside a run when the task left `running` (cancelled); unwinds the agent. */
@@ -131,6 +135,12 @@ export class AgentRunner {
     if (current?.status === 'cancelled') await this.deps.store.discardArtifacts(current);
     return 'stopped';
   }
+}
+
+/** What the agent gets from a recorded tool call: its result, or its failure as the task's error. */
+function outcomeOf(record: ToolCallRecord): Record<string, unknown> {
+  if (record.outcome === 'failed') throw new AgentFailure(record.error?.code ?? 'tool_call_failed', record.error?.message ?? `${record.tool} failed.`);
+  return structuredClone(record.result ?? {});
 }
 
 /** The AgentContext of one run: numbers calls, skips those already applied, stops when told. */
@@ -256,6 +266,8 @@ class ReplayingContext implements AgentContext {
     if (step <= this.task.step) {
       // Replayed: the decision recorded against this call, or still waiting for one.
       const decision = this.task.decisions?.[String(step)];
+      // The runtime, not the agent, ends a task whose approved action failed: the agent would take it as done.
+      if (decision?.failure) throw new AgentFailure(decision.failure.code, decision.failure.message);
       if (decision) return decision;
       throw new TaskParked();
     }
@@ -263,6 +275,48 @@ class ReplayingContext implements AgentContext {
     const outcome = await this.apply(() => this.deps.approvals.pause(this.task, step, request, this.gatedArtifactId));
     void outcome;
     throw new TaskParked();
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const step = ++this.step;
+    if (step <= this.task.step) return outcomeOf(await this.recordedToolCall(step));
+    if (!this.deps.tools) throw new AgentFailure('tools_unavailable', 'This runtime has no tool proxy.');
+    let answer;
+    try {
+      answer = await this.deps.tools.callTool({ action: 'call_tool', tenant_id: this.task.tenant_id, task_id: this.task.task_id, agent: this.task.agent, tool, args });
+    } catch (error) {
+      // The proxy itself failed (not the provider): let the message be redelivered.
+      this.storeFailed = true;
+      throw error;
+    }
+    const now = this.deps.clock.now();
+    const record: ToolCallRecord = {
+      tool_call_id: newId('tcl', now.getTime()),
+      task_id: this.task.task_id,
+      step,
+      tool,
+      integration_id: answer.integration_id,
+      outcome: answer.outcome,
+      duration_ms: answer.duration_ms,
+      created_at: now.toISOString(),
+      ...(answer.outcome === 'succeeded' ? { result: answer.result } : { error: answer.error }),
+    };
+    // Never the arguments or the result: they may hold what the provider returned, not for the event log.
+    const event = taskEvent(
+      'tool_call.executed',
+      this.task,
+      { tool_call_id: record.tool_call_id, tool, integration_id: record.integration_id, outcome: record.outcome, duration_ms: record.duration_ms, ...(record.error ? { error: { code: record.error.code } } : {}) },
+      this.deps.clock,
+    );
+    const outcome = await this.apply(() => this.deps.store.recordToolCall(this.task, step, record, event, this.takeProgress()));
+    // Another delivery recorded this call first: its record is the one replays will see.
+    return outcomeOf(outcome === 'already_applied' ? await this.recordedToolCall(step) : record);
+  }
+
+  private async recordedToolCall(step: number): Promise<ToolCallRecord> {
+    const record = await this.deps.store.toolCall(this.task, step);
+    if (!record) throw new AgentFailure('agent_error', `The agent's call ${step} is not the tool call recorded for it: the agent is not deterministic.`);
+    return record;
   }
 
   private async apply(write: () => Promise<StepOutcome>): Promise<StepOutcome> {

@@ -1,10 +1,12 @@
+import { integrationRepository } from '#shared/adapters/dynamodb/integration-repository';
+import type { IntegrationKind } from '#shared/domain/integration';
 import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
 import type { AgentManifest } from '#shared/agents/agent';
 import { unknownAgentError } from '#shared/agents/directory';
 import { findManifestBySlug } from '#shared/agents/manifests';
 import { DEFAULT_AGENT_CONFIG, type AgentConfig, type AgentDeployment } from '#shared/domain/agent-deployment';
 import { systemClock } from '#shared/domain/clock';
-import { NotFoundError } from '#shared/domain/errors';
+import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
 
 /** Deploys a built-in agent into the tenant. Aliases deploy the canonical agent. */
@@ -38,9 +40,28 @@ export async function getDeployedAgent(tenantId: string, idOrSlug: string): Prom
   return { deployment, manifest };
 }
 
-export async function updateAgentConfig(tenantId: string, idOrSlug: string, config: Partial<AgentConfig>): Promise<AgentDeployment> {
+export type AgentConfigChange = Partial<Omit<AgentConfig, 'integrations'>> & { integrations?: Partial<Record<IntegrationKind, string | null>> };
+
+/**
+ * Changes an agent's config. `integrations` binds one integration per kind (`null` unbinds it);
+ * each must be the tenant's own (another tenant's id is 404, as any id) and of that kind.
+ */
+export async function updateAgentConfig(tenantId: string, idOrSlug: string, change: AgentConfigChange): Promise<AgentDeployment> {
   const { deployment } = await getDeployedAgent(tenantId, idOrSlug);
-  return agentRepository.updateConfig(tenantId, deployment.agent_slug, config, systemClock.now().toISOString());
+  const { integrations: bindings, ...config } = change;
+  if (!bindings) return agentRepository.updateConfig(tenantId, deployment.agent_slug, config, systemClock.now().toISOString());
+  const integrations: Partial<Record<IntegrationKind, string>> = { ...deployment.config.integrations };
+  for (const [kind, integrationId] of Object.entries(bindings) as [IntegrationKind, string | null][]) {
+    if (integrationId === null) {
+      delete integrations[kind];
+      continue;
+    }
+    const integration = await integrationRepository.get(tenantId, integrationId);
+    if (!integration) throw new NotFoundError('integration', integrationId);
+    if (integration.kind !== kind) throw new InvalidRequestError('The integration is of another kind.', [{ path: `body.integrations.${kind}`, message: `must be a ${kind} integration; '${integrationId}' is ${integration.kind}` }]);
+    integrations[kind] = integrationId;
+  }
+  return agentRepository.updateConfig(tenantId, deployment.agent_slug, { ...config, integrations }, systemClock.now().toISOString());
 }
 
 export function listAgents(tenantId: string): Promise<AgentDeployment[]> {

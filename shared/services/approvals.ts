@@ -1,7 +1,7 @@
 import { approvalRepository, type ResolutionWrites } from '#shared/adapters/dynamodb/approval-repository';
 import { artifactRepository } from '#shared/adapters/dynamodb/artifact-repository';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
-import { decisionOf, isExpired, validateModifiedAction, type Approval, type ApprovalStatus } from '#shared/domain/approval';
+import { decisionOf, isExpired, validateModifiedAction, type Approval, type ApprovalStatus, type Decider } from '#shared/domain/approval';
 import { systemClock } from '#shared/domain/clock';
 import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import type { Artifact } from '#shared/domain/artifact';
@@ -56,11 +56,18 @@ async function afterResolution(approval: Approval, resumedTask: Task | undefined
  * denied and the task resumes at once with the denial. Exactly one of racing resolutions (or of a
  * resolution and the expiry) wins; the others get 409.
  */
+/** Who decided, as recorded: only the identifying fields (the name as it was when deciding). */
+function deciderRecord(decider: Decider): Decider {
+  const name = decider.name ? { name: decider.name } : {};
+  if (decider.type === 'chat') return { type: 'chat', id: decider.id, user_id: decider.user_id, integration_id: decider.integration_id, ...name };
+  return { type: decider.type, id: decider.id, ...name };
+}
+
 export async function resolveApproval(
   tenantId: string,
   approvalId: string,
   request: { decision: 'approved' | 'denied'; comment?: string; modified_action?: Record<string, unknown> },
-  resolvedBy: Principal,
+  resolvedBy: Decider,
 ): Promise<Approval> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const approval = await approvalRepository.get(tenantId, approvalId);
@@ -79,7 +86,7 @@ export async function resolveApproval(
       resolution: 'resolved' as const,
       resolved_at: now.toISOString(),
       // The name as it was when deciding: who decided stays readable after a key or member is gone.
-      resolved_by: { type: resolvedBy.type, id: resolvedBy.id, ...(resolvedBy.name ? { name: resolvedBy.name } : {}) },
+      resolved_by: deciderRecord(resolvedBy),
       action,
       ...(request.comment !== undefined ? { comment: request.comment } : {}),
       ...(request.modified_action ? { original_action: approval.action } : {}),

@@ -1,4 +1,5 @@
-import { triggerRepository } from '#shared/adapters/dynamodb/trigger-repository';
+import { localPartOf, triggerRepository } from '#shared/adapters/dynamodb/trigger-repository';
+import { newInboundAddress } from '#shared/config/inbound-mail';
 import { scheduler } from '#shared/adapters/scheduler/scheduler';
 import { systemClock, type Clock } from '#shared/domain/clock';
 import { firedByEventBridge, nextRuns } from '#shared/domain/cron-schedule';
@@ -52,7 +53,8 @@ export async function armGapRun(trigger: Trigger, after: Date): Promise<void> {
  * finds nothing and says so; a stored schedule trigger without its schedule would never run.
  */
 export async function createTrigger(tenantId: string, request: CreateTriggerRequest, clock: Clock = systemClock): Promise<Trigger> {
-  const { source, task } = await validatedTrigger(tenantId, request.source, request.task, clock.now());
+  const { source: checked, task } = await validatedTrigger(tenantId, request.source, request.task, clock.now());
+  const source = checked.type === 'mail' ? { ...checked, address: newInboundAddress() } : checked;
   if ((await triggerRepository.listAll(tenantId)).length >= MAX_TRIGGERS_PER_TENANT) {
     throw new ConflictError('trigger_limit_reached', `A tenant has at most ${MAX_TRIGGERS_PER_TENANT} triggers; delete one first.`);
   }
@@ -78,7 +80,10 @@ export async function createTrigger(tenantId: string, request: CreateTriggerRequ
  */
 export async function updateTrigger(tenantId: string, triggerId: string, request: UpdateTriggerRequest, clock: Clock = systemClock): Promise<Trigger> {
   const current = await getTrigger(tenantId, triggerId);
-  const { source, task } = await validatedTrigger(tenantId, request.source ?? current.source, request.task ?? current.task, clock.now());
+  const { source: checked, task } = await validatedTrigger(tenantId, request.source ?? current.source, request.task ?? current.task, clock.now());
+  // A mail trigger keeps its address through changes; one that becomes a mail trigger gets one.
+  const address = current.source.type === 'mail' ? current.source.address : undefined;
+  const source = checked.type === 'mail' ? { ...checked, address: address ?? newInboundAddress() } : checked;
   const now = clock.now().toISOString();
   const rescheduled = request.source !== undefined || (request.enabled === true && !current.enabled);
   const updated: Trigger = {
@@ -90,7 +95,9 @@ export async function updateTrigger(tenantId: string, triggerId: string, request
     updated_at: now,
     ...(rescheduled && source.type === 'schedule' ? { last_scheduled_for: now } : {}),
   };
+  if (source.type === 'mail' && !address) await triggerRepository.claimAddress(updated);
   if (!(await triggerRepository.replace(updated))) throw new NotFoundError('trigger', triggerId);
+  if (address && source.type !== 'mail') await triggerRepository.releaseAddress(localPartOf(address));
   await syncTriggerSchedule(updated, clock);
   return updated;
 }
@@ -100,4 +107,5 @@ export async function deleteTrigger(tenantId: string, triggerId: string): Promis
   const trigger = await getTrigger(tenantId, triggerId);
   await scheduler().cancel(triggerScheduleName(trigger));
   await triggerRepository.delete(tenantId, triggerId);
+  if (trigger.source.type === 'mail' && trigger.source.address) await triggerRepository.releaseAddress(localPartOf(trigger.source.address));
 }

@@ -1,7 +1,8 @@
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { runWrites, triggerRepository, type TriggerAdvance } from '#shared/adapters/dynamodb/trigger-repository';
+import type { TransactItem } from '#shared/adapters/dynamodb/transact-write';
 import { systemClock, type Clock } from '#shared/domain/clock';
-import { DomainError } from '#shared/domain/errors';
+import { ConflictError, DomainError } from '#shared/domain/errors';
 import type { ServiceEvent } from '#shared/domain/event';
 import { newId } from '#shared/domain/ids';
 import type { Task, TaskSource } from '#shared/domain/task';
@@ -28,6 +29,8 @@ export interface PlannedRun {
   /** Schedule triggers (and fires "as a schedule would") keep the overlap rule. */
   overlap: boolean;
   cause?: Pick<TriggerRun, 'source_artifact_id' | 'source_task_id'>;
+  /** Written with the run's task, all or nothing (a mail's attachments). */
+  writes?: TransactItem[];
 }
 
 /** Whether the trigger's latest task still holds its place (queued, running or awaiting approval). */
@@ -66,7 +69,7 @@ export async function execute(trigger: Trigger, plan: PlannedRun): Promise<Trigg
       trigger: plan.source,
       with: (task) => {
         created = { ...base, outcome: 'task_created', task_id: task.task_id };
-        return { items: runWrites(trigger.tenant_id, created, { ...plan.advance, last_task_id: task.task_id }), events: [] as ServiceEvent[] };
+        return { items: [...runWrites(trigger.tenant_id, created, { ...plan.advance, last_task_id: task.task_id }), ...(plan.writes ?? [])], events: [] as ServiceEvent[] };
       },
     });
     return created!;
@@ -86,6 +89,9 @@ export async function execute(trigger: Trigger, plan: PlannedRun): Promise<Trigg
 
 /** POST /triggers/{id}/fire: one run now, as the schedule would make it (the overlap rule holds). */
 export async function fireNow(trigger: Trigger, clock: Clock = systemClock): Promise<TriggerRun> {
+  if (trigger.source.type === 'mail' || trigger.source.type === 'chat') {
+    throw new ConflictError('trigger_not_fireable', `A ${trigger.source.type} trigger runs for each ${trigger.source.type === 'mail' ? 'mail sent to its address' : 'matching message in its channel'}; it cannot be fired by hand.`);
+  }
   const now = clock.now();
   const runId = newId('run', now.getTime());
   const source: TaskSource = { type: trigger.source.type, trigger_id: trigger.trigger_id, run_id: runId, manual: true };

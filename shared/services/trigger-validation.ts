@@ -5,10 +5,20 @@ import { scheduleProblems } from '#shared/domain/cron-schedule';
 import { InvalidRequestError, type FieldError } from '#shared/domain/errors';
 import { validateAgainstSchema } from '#shared/domain/input-validation';
 import { pointerProblem } from '#shared/domain/json-pointer';
-import type { TriggerSource, TriggerTask } from '#shared/domain/trigger';
+import { patternProblem, type TriggerSource, type TriggerTask } from '#shared/domain/trigger';
+import { integrationRepository } from '#shared/adapters/dynamodb/integration-repository';
+import type { IntegrationKind } from '#shared/domain/integration';
 
 /** Every artifact type some built-in agent emits: what an event trigger may wait for. */
 const KNOWN_ARTIFACT_TYPES = new Set(builtInManifests.flatMap((manifest) => manifest.task_types.flatMap((taskType) => taskType.artifact_types)));
+
+/** A trigger's integration must be the tenant's own, of the kind its source needs. */
+async function integrationProblems(tenantId: string, integrationId: string, kind: IntegrationKind): Promise<FieldError[]> {
+  const integration = await integrationRepository.get(tenantId, integrationId);
+  if (!integration) return [{ path: 'body.source.integration_id', message: `no integration '${integrationId}' (GET /v1/integrations lists them)` }];
+  if (integration.kind !== kind) return [{ path: 'body.source.integration_id', message: `must be a ${kind} integration; '${integrationId}' is ${integration.kind}` }];
+  return [];
+}
 
 /**
  * A trigger's source and task as the service keeps them (agents by canonical slug), or a 400
@@ -25,6 +35,16 @@ export async function validatedTrigger(tenantId: string, source: TriggerSource, 
     // A schedule that can never run again is a mistake, and EventBridge refuses an EndDate in the past.
     if (schedule.length === 0 && source.end_at && Date.parse(source.end_at) <= now.getTime()) problems.push({ path: 'body.source.end_at', message: 'is in the past: the schedule would never run' });
     if (task.input_mapping) problems.push({ path: 'body.task.input_mapping', message: 'applies to event triggers only: a schedule has nothing to map from' });
+  } else if (source.type === 'mail') {
+    for (const [field, pattern] of Object.entries(source.match ?? {})) {
+      const problem = pattern === undefined ? undefined : patternProblem(pattern);
+      if (problem) problems.push({ path: `body.source.match.${field}`, message: problem });
+    }
+    if (source.integration_id) problems.push(...(await integrationProblems(tenantId, source.integration_id, 'email')));
+  } else if (source.type === 'chat') {
+    const problem = patternProblem(source.pattern);
+    if (problem) problems.push({ path: 'body.source.pattern', message: problem });
+    problems.push(...(await integrationProblems(tenantId, source.integration_id, 'slack')));
   } else {
     if (!KNOWN_ARTIFACT_TYPES.has(source.artifact_type)) problems.push({ path: 'body.source.artifact_type', message: `no agent emits '${source.artifact_type}'; one of: ${[...KNOWN_ARTIFACT_TYPES].sort().join(', ')}` });
     if (source.agent !== undefined) {

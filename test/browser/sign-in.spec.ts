@@ -9,7 +9,7 @@ test('a person signs in through the form, sees the shell, and signs out', async 
   await expect(page).toHaveURL(/\/agents$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Agents' })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Main' });
-  await expect(nav.getByRole('link')).toHaveText(['Agents', 'Tasks', 'Approvals', 'Triggers', 'Scans', 'Events', 'Webhooks', 'Settings']);
+  await expect(nav.getByRole('link')).toHaveText(['Agents', 'Tasks', 'Approvals', 'Triggers', 'Integrations', 'Scans', 'Events', 'Webhooks', 'Settings']);
   await expect(page.getByRole('banner')).toContainText('admin');
   await expectAccessible(page);
   // A link that opens another page hands focus to its heading, so a screen reader says where it led.

@@ -190,7 +190,7 @@ describe('REST API', () => {
     template.hasOutput('ApiUrl', {
       Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('^https://$'), { Ref: Match.stringLikeRegexp('Stagev1') }])] },
     });
-    // RestApi's own hashed `Endpoint` output is removed; the others are the event stream's and the alarm topic's.
-    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'DashboardUrl', 'EventStreamUrl', 'SignInDomain', 'UserPoolClientId', 'UserPoolId']);
+    // RestApi's own hashed `Endpoint` output is removed; the others are the event stream's, the alarm topic's, sign-in's and inbound mail's.
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ActivateRuleSetCommand', 'AlarmTopicArn', 'ApiUrl', 'DashboardUrl', 'EventStreamUrl', 'SignInDomain', 'UserPoolClientId', 'UserPoolId']);
   });
 });

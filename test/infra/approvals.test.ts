@@ -131,11 +131,15 @@ describe('approvals', () => {
       expect(functions.filter(({ access }) => 'sendMail' in access && access.sendMail).map(({ name }) => name)).toEqual([toolProxy.name]);
     });
 
-    it('dispatches tasks (to resume them) but sends no tool calls', () => {
-      const actions = actionsOf(roleStatements(template, consumerId(template, toolProxy)));
+    it('dispatches tasks (to resume them) and tool calls (an approval resolved in Slack queues its action), and sends nowhere else', () => {
+      const proxy = consumerId(template, toolProxy);
+      const statements = roleStatements(template, proxy);
+      const sendTargets = statements.filter((statement) => actionsOf([statement]).includes('sqs:SendMessage')).flatMap(({ Resource }) => [Resource].flat().map(getAttTarget));
+      const toolCallQueue = queueIdFor(template, TOOL_CALL_QUEUE.name);
 
-      expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage']));
-      expect(variablesOf(consumerId(template, toolProxy))[TOOL_CALL_QUEUE.urlEnv]).toBeUndefined();
+      expect(actionsOf(statements)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage']));
+      expect(sendTargets.sort()).toEqual([...Object.values(TASK_QUEUES).map((queue) => queueIdFor(template, queue.name)), toolCallQueue].sort());
+      expect(variablesOf(proxy)[TOOL_CALL_QUEUE.urlEnv]).toEqual({ Ref: toolCallQueue });
     });
   });
 
@@ -247,12 +251,17 @@ describe('approvals', () => {
   });
 
   describe('task worker', () => {
-    it('has no SES: it creates expiry schedules, and sends only to the task queues (tasks deferred over a tenant cap)', () => {
-      const actions = actionsOf(roleStatements(template, workerId(template)));
+    it('has no SES and no credentials: it creates expiry schedules, sends only to the task queues (tasks deferred over a tenant cap), and reaches providers through the tool proxy', () => {
+      const statements = roleStatements(template, workerId(template));
+      const actions = actionsOf(statements);
 
-      expect(taskWorker.access).toEqual({ table: 'read_write', schedules: true, dispatchTasks: true, taskSlots: true });
+      expect(taskWorker.access).toEqual({ table: 'read_write', schedules: true, dispatchTasks: true, taskSlots: true, invokeToolProxy: true });
       expect(actions.filter((action) => action.startsWith('ses:'))).toEqual([]);
       expect(actions).toEqual(expect.arrayContaining(SCHEDULING_ACTIONS));
+      expect(statements.filter((statement) => actionsOf([statement]).includes('lambda:InvokeFunction'))).toEqual([
+        { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [consumerId(template, toolProxy), 'Arn'] } },
+      ]);
+      expect(variablesOf(workerId(template)).TOOL_PROXY_FUNCTION_NAME).toEqual({ Ref: consumerId(template, toolProxy) });
     });
   });
 });

@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleContents, unneededPackages, type BundleContents } from '../../bench/bundle-contents';
-import { benchFunctions } from '../../bench/functions';
+import { benchFunctions, type BenchFunction } from '../../bench/functions';
+import { toolProxy } from '#shared/config/topology';
+import { receiveMail } from '#lib/constructs/inbound-mail';
+
+/** SES receiving's function, which the route table and topology do not declare (inbound-mail.ts does). */
+const RECEIVE_MAIL: BenchFunction = { handler: receiveMail.handler, kind: 'consumer', memoryMb: receiveMail.memoryMb, access: receiveMail.access, label: receiveMail.name };
+/** The one function that opens integration credentials. */
+const TOOL_PROXY = toolProxy.handler;
+/** The routes that connect an integration or change its credentials: they check them with the provider, then seal them. */
+const CONNECTING_ROUTES = ['functions/integrations/create-integration.ts', 'functions/integrations/update-integration.ts'];
 
 /**
  * Every function bundles only what its declared access lets it call (issue 5): a read-only route
@@ -12,7 +21,7 @@ describe('function bundle contents', () => {
   let bundles: BundleContents[];
 
   beforeAll(async () => {
-    bundles = await bundleContents(benchFunctions());
+    bundles = await bundleContents([...benchFunctions(), RECEIVE_MAIL]);
   }, 120_000);
 
   it('bundles no package a function’s declared access never uses', () => {
@@ -32,6 +41,9 @@ describe('function bundle contents', () => {
       sendMail: '@aws-sdk/client-sesv2',
       encryptSecrets: '@aws-sdk/client-kms',
       decryptSecrets: '@aws-sdk/client-kms',
+      encryptCredentials: '@aws-sdk/client-kms',
+      decryptCredentials: '@aws-sdk/client-kms',
+      invokeToolProxy: '@aws-sdk/client-lambda',
       exportBucket: '@aws-sdk/client-s3',
     };
     const unused = bundles.flatMap(({ fn, packages }) =>
@@ -78,14 +90,30 @@ describe('function bundle contents', () => {
     expect(withAgents).toEqual(['functions/workers/run-task.ts']);
   });
 
-  it('keeps the mailer in the tool proxy, KMS in the cipher’s functions, jsdom in the detector worker', () => {
+  it('keeps SES in the tool proxy, SMTP where logins are checked or used, KMS in the cipher’s functions, jsdom in the detector worker', () => {
     const holders = (name: string) => bundles.filter(({ packages }) => packages.has(name)).map(({ fn }) => fn.handler).sort();
 
-    expect(holders('nodemailer')).toEqual(['functions/workers/execute-tool-call.ts']);
-    expect(holders('@aws-sdk/client-sesv2')).toEqual(['functions/workers/execute-tool-call.ts']);
+    // SMTP: checked by the routes that connect an integration, used by the tool proxy; mailparser's address parser.
+    expect(holders('nodemailer')).toEqual([...CONNECTING_ROUTES, receiveMail.handler, TOOL_PROXY].sort());
+    expect(holders('@aws-sdk/client-sesv2')).toEqual([TOOL_PROXY]);
     expect(holders('jsdom')).toEqual(['functions/workers/run-detector.ts']);
     expect(holders('axe-core')).toEqual(['functions/workers/run-detector.ts']);
-    expect(holders('@aws-sdk/client-kms')).toEqual(['functions/webhooks/create-webhook.ts', 'functions/webhooks/rotate-webhook-secret.ts', 'functions/workers/deliver-webhook.ts']);
+    expect(holders('@aws-sdk/client-kms')).toEqual([...CONNECTING_ROUTES, 'functions/webhooks/create-webhook.ts', 'functions/webhooks/rotate-webhook-secret.ts', 'functions/workers/deliver-webhook.ts', TOOL_PROXY].sort());
+  });
+
+  it('keeps the providers’ clients where credentials are in clear: the routes that connect (they check them) and the tool proxy', () => {
+    const holders = (pattern: RegExp) => bundles.filter(({ packages }) => [...packages.keys()].some((name) => pattern.test(name))).map(({ fn }) => fn.handler).sort();
+
+    expect(holders(/^@octokit\//)).toEqual([...CONNECTING_ROUTES, TOOL_PROXY].sort());
+    expect(holders(/^@slack\//)).toEqual([...CONNECTING_ROUTES, TOOL_PROXY].sort());
+  });
+
+  it('gives the Lambda client only to the tool proxy’s callers, and mailparser only to SES receiving’s function', () => {
+    const holders = (name: string) => bundles.filter(({ packages }) => packages.has(name)).map(({ fn }) => fn.handler).sort();
+
+    expect(holders('@aws-sdk/client-lambda')).toEqual(['functions/integrations/slack-events.ts', 'functions/integrations/slack-interactions.ts', 'functions/integrations/test-integration.ts', 'functions/workers/run-task.ts']);
+    expect(holders('mailparser')).toEqual([receiveMail.handler]);
+    expect(holders('@aws-sdk/client-s3')).toEqual(['functions/scans/export-scan.ts', receiveMail.handler].sort());
   });
 
   it('replaces packages with their stand-ins (lib/bundling/aliases.ts) in every bundle', () => {

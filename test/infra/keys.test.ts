@@ -1,8 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { consumers } from '#shared/config/topology';
+import { consumers, toolProxy } from '#shared/config/topology';
 import { synthGatehouse } from './synth';
-import { actionsOf, consumerId, dataKeyId, declaredFunctions, fanOutId, getAttTarget, idAtPath, roleStatements, secretsKeyId, tableId, type CfnResource, type DeclaredFunction, type PolicyStatement } from './template-queries';
+import { actionsOf, consumerId, dataKeyId, declaredFunctions, fanOutId, getAttTarget, idAtPath, integrationsKeyId, roleStatements, secretsKeyId, tableId, type CfnResource, type DeclaredFunction, type PolicyStatement } from './template-queries';
 
 const DISPATCH_FLAGS = ['dispatchTasks', 'dispatchToolCalls', 'dispatchDeliveries', 'dispatchScans'] as const;
 /** What reading the table or receiving from a queue needs on the data key. */
@@ -23,11 +23,11 @@ describe('customer-managed keys', () => {
     functions = declaredFunctions(template);
   }, 120_000);
 
-  it('are three, each rotating yearly, retained with the stack, under a per-stack alias: data, alarms, webhook secrets', () => {
+  it('are four, each rotating yearly, retained with the stack, under a per-stack alias: data, alarms, webhook secrets, integrations', () => {
     const keys = template.findResources('AWS::KMS::Key') as Record<string, CfnResource & { UpdateReplacePolicy?: string }>;
     const aliases = (Object.values(template.findResources('AWS::KMS::Alias')) as CfnResource[]).map(({ Properties }) => [Properties.AliasName, getAttTarget(Properties.TargetKeyId)]);
 
-    expect(Object.keys(keys)).toHaveLength(3);
+    expect(Object.keys(keys)).toHaveLength(4);
     for (const [id, key] of Object.entries(keys)) {
       expect(key.Properties.EnableKeyRotation, id).toBe(true);
       expect([key.DeletionPolicy, key.UpdateReplacePolicy], id).toEqual(['Retain', 'Retain']);
@@ -37,6 +37,7 @@ describe('customer-managed keys', () => {
         ['alias/Gatehouse/data', dataKey],
         ['alias/Gatehouse/alarms', idAtPath(template, 'AWS::KMS::Key', 'Gatehouse/Keys/AlarmsKey/Resource')],
         ['alias/Gatehouse/webhook-secrets', secretsKeyId(template)],
+        ['alias/Gatehouse/integrations', integrationsKeyId(template)],
       ]),
     );
   });
@@ -82,14 +83,26 @@ describe('customer-managed keys', () => {
     for (const id of [...consumers.map((consumer) => consumerId(template, consumer)), fanOutId(template)]) expect(kmsActionsOn(id, dataKey), id).toContain('kms:Decrypt');
   });
 
-  it('appear in IAM policies only by their own ARN, never as "*", and only the data and secrets keys do', () => {
+  it('let only the routes that connect integrations generate data keys with the integrations key, and only the tool proxy decrypt with it', () => {
+    const integrationsKey = integrationsKeyId(template);
+    const flagged = (fn: DeclaredFunction, flag: 'encryptCredentials' | 'decryptCredentials') => flag in fn.access && Boolean(fn.access[flag as keyof typeof fn.access]);
+
+    expect(functions.filter((fn) => flagged(fn, 'encryptCredentials')).map(({ name }) => name).sort()).toEqual(['PATCH /integrations/{integration_id}', 'POST /integrations']);
+    expect(functions.filter((fn) => flagged(fn, 'decryptCredentials')).map(({ name }) => name)).toEqual([toolProxy.name]);
+    for (const fn of functions) {
+      const expected = [...(flagged(fn, 'decryptCredentials') ? ['kms:Decrypt'] : []), ...(flagged(fn, 'encryptCredentials') ? ['kms:GenerateDataKey'] : [])];
+      expect(kmsActionsOn(fn.id, integrationsKey), fn.name).toEqual(expected);
+    }
+  });
+
+  it('appear in IAM policies only by their own ARN, never as "*", and only the data, secrets and integrations keys do', () => {
     const kmsStatements = (Object.values(template.findResources('AWS::IAM::Policy')) as CfnResource[])
       .flatMap(({ Properties }) => Properties.PolicyDocument.Statement as PolicyStatement[])
       .filter((statement) => actionsOf([statement]).some((action) => action.startsWith('kms:')));
 
     expect(kmsStatements.length).toBeGreaterThan(0);
     for (const { Resource } of kmsStatements) {
-      for (const resource of [Resource].flat()) expect([dataKey, secretsKeyId(template)], JSON.stringify(resource)).toContain(getAttTarget(resource));
+      for (const resource of [Resource].flat()) expect([dataKey, secretsKeyId(template), integrationsKeyId(template)], JSON.stringify(resource)).toContain(getAttTarget(resource));
     }
   });
 });

@@ -3,6 +3,7 @@ import { API_VERSION, authorizer, routes, type RouteDefinition } from '#function
 import { consumers, eventFanOut, eventTriggerConsumer, recurringJobs, scheduleTargetAccess, scheduleTargets, taskWorker, type ConsumerDefinition } from '#shared/config/topology';
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import { functionId as constructIdOf, type AccessDeclaration } from '#lib/constructs/gatehouse-function';
+import { receiveMail } from '#lib/constructs/inbound-mail';
 
 /** A CloudFormation resource as `Template.findResources` returns it. */
 export interface CfnResource {
@@ -175,8 +176,8 @@ export interface DeclaredFunction {
   access: AccessDeclaration;
 }
 
-/** How many functions the declarations call for: routes, authorizer, queue consumers, schedule targets, the two stream consumers, recurring jobs. */
-export const DECLARED_FUNCTION_COUNT = routes.length + 1 + consumers.length + Object.keys(scheduleTargets).length + 2 + recurringJobs.length;
+/** How many functions the declarations call for: routes, authorizer, queue consumers, schedule targets, the two stream consumers, recurring jobs, SES receiving's. */
+export const DECLARED_FUNCTION_COUNT = routes.length + 1 + consumers.length + Object.keys(scheduleTargets).length + 2 + recurringJobs.length + 1;
 
 /** Every function of the template, found through its declaration. */
 export function declaredFunctions(template: Template): DeclaredFunction[] {
@@ -190,7 +191,13 @@ export function declaredFunctions(template: Template): DeclaredFunction[] {
     { name: eventFanOut.name, id: fanOutId(template), access: eventFanOut.access },
     { name: eventTriggerConsumer.name, id: eventTriggerConsumerId(template), access: eventTriggerConsumer.access },
     ...recurringJobs.map((job) => ({ name: job.name, id: recurringJobId(template, job.handler), access: job.access })),
+    { name: receiveMail.name, id: receiveMailId(template), access: receiveMail.access },
   ];
+}
+
+/** Logical id of the function SES receiving invokes (`receiveMail`, inbound-mail.ts). */
+export function receiveMailId(template: Template): string {
+  return idAtPath(template, 'AWS::Lambda::Function', `Gatehouse/InboundMail/${constructIdOf(receiveMail.handler)}/Resource`);
 }
 
 /** Logical id of the customer-managed key of the table, its stream, and every queue and dead-letter queue. */
@@ -201,6 +208,11 @@ export function dataKeyId(template: Template): string {
 /** Logical id of the customer-managed key webhook signing secrets are encrypted under. */
 export function secretsKeyId(template: Template): string {
   return idAtPath(template, 'AWS::KMS::Key', 'Gatehouse/Webhooks/SecretsKey/Resource');
+}
+
+/** Logical id of the key integration credentials are sealed under (only the tool proxy opens them). */
+export function integrationsKeyId(template: Template): string {
+  return idAtPath(template, 'AWS::KMS::Key', 'Gatehouse/Keys/IntegrationsKey/Resource');
 }
 
 /** Logical id of the resource at a construct path such as `Gatehouse/Tasks/tasks-high/Resource`. */

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TASK_QUEUES, eventTriggerConsumer, scheduleTargetAccess } from '#shared/config/topology';
+import { TASK_QUEUES, TOOL_CALL_QUEUE, eventTriggerConsumer, scheduleTargetAccess } from '#shared/config/topology';
 import { synthGatehouse } from './synth';
 import { actionsOf, eventTriggerConsumerId, getAttTarget, idAtPath, queueIdFor, roleStatements, scheduleTargetId, streamMappings, tableId, type CfnResource } from './template-queries';
 
@@ -23,13 +23,13 @@ describe('triggers on AWS', () => {
       [mapping] = streamMappings(template).filter(({ Properties }) => Properties.FunctionName.Ref === eventTriggerConsumerId(template));
     });
 
-    it('invokes the consumer for inserted artifact.emitted events only', () => {
+    it('invokes the consumer for inserted artifact and approval events and inserted chat replies only', () => {
       expect(mapping.Properties.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId(template), 'StreamArn'] });
-      expect(mapping.Properties.FilterCriteria.Filters).toHaveLength(1);
-      expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({
-        eventName: ['INSERT'],
-        dynamodb: { NewImage: { entity: { S: ['event'] }, type: { S: ['artifact.emitted'] } } },
-      });
+      // Lambda invokes for a record that matches either pattern.
+      expect(mapping.Properties.FilterCriteria.Filters.map(({ Pattern }: { Pattern: string }) => JSON.parse(Pattern))).toEqual([
+        { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['event'] }, type: { S: ['artifact.emitted', 'approval.requested', 'approval.resolved'] } } } },
+        { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['chat_reply'] } } } },
+      ]);
     });
 
     it('retries a failing batch in place, reports records one by one, and sends what it gives up on to its failure queue', () => {
@@ -39,11 +39,11 @@ describe('triggers on AWS', () => {
       expect(resource('AWS::SQS::Queue', failures).Properties.MessageRetentionPeriod).toBe(14 * 24 * 60 * 60);
     });
 
-    it('may send to the task queues and nothing else', () => {
+    it('may send to the task queues and the tool-call queue (chat notices for the tool proxy), and nothing else', () => {
       const id = eventTriggerConsumerId(template);
       expect(resource('AWS::Lambda::Function', id).Properties).toMatchObject({ Timeout: eventTriggerConsumer.timeoutSeconds, MemorySize: eventTriggerConsumer.memoryMb });
       const failures = idAtPath(template, 'AWS::SQS::Queue', 'Gatehouse/EventTriggers/Failures/Resource');
-      expect(new Set(sendTargets(id))).toEqual(new Set([...taskQueues(), failures]));
+      expect(new Set(sendTargets(id))).toEqual(new Set([...taskQueues(), queueIdFor(template, TOOL_CALL_QUEUE.name), failures]));
       expect(actionsOf(roleStatements(template, id)).some((action) => action.startsWith('scheduler:'))).toBe(false);
     });
   });

@@ -1,5 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { INTEGRATIONS_KEY_ENV } from '#shared/adapters/crypto/integration-cipher';
 import { SECRET_CIPHER_ENV } from '#shared/adapters/crypto/secret-cipher';
 import { VISIBILITY_TIMEOUT_FACTOR, WEBHOOK_DELIVERY_QUEUE, eventFanOut, visibilityTimeoutSeconds, webhookDeliverer } from '#shared/config/topology';
 import { synthGatehouse } from './synth';
@@ -11,6 +12,7 @@ import {
   fanOutId,
   getAttTarget,
   idAtPath,
+  integrationsKeyId,
   queueIdFor,
   roleStatements,
   secretsKeyId,
@@ -222,15 +224,23 @@ describe('webhooks', () => {
       );
     });
 
-    it('gives the KMS cipher environment exactly to the functions that encrypt or decrypt secrets', () => {
-      for (const { name, id, access } of functions) {
-        const variables = variablesOf(id);
-        const usesKey = ('encryptSecrets' in access && access.encryptSecrets) || ('decryptSecrets' in access && access.decryptSecrets);
-        if (usesKey) {
-          expect(variables, name).toMatchObject({ [SECRET_CIPHER_ENV.backend]: 'kms', [SECRET_CIPHER_ENV.kmsKeyId]: { 'Fn::GetAtt': [keyId, 'Arn'] } });
-        } else {
-          expect(Object.keys(variables).filter((variable) => (Object.values(SECRET_CIPHER_ENV) as string[]).includes(variable)), name).toEqual([]);
-        }
+    it('gives the KMS cipher environment exactly to the functions that use a key, and each only the ARN of the key it may use', () => {
+      const flagged = (access: DeclaredFunction['access'], flag: string) => Object.entries(access).some(([name, value]) => name === flag && value === true);
+      const ciphers = functions.map(({ name, id, access }) => ({
+        name,
+        variables: variablesOf(id),
+        // Webhook signing secrets (the secrets key) and integration credentials (the integrations key) share the backend switch.
+        secrets: flagged(access, 'encryptSecrets') || flagged(access, 'decryptSecrets'),
+        credentials: flagged(access, 'encryptCredentials') || flagged(access, 'decryptCredentials'),
+      }));
+
+      expect(ciphers.filter(({ credentials }) => credentials).length).toBeGreaterThan(0);
+      for (const { name, variables, secrets, credentials } of ciphers) {
+        expect(variables[SECRET_CIPHER_ENV.backend], name).toBe(secrets || credentials ? 'kms' : undefined);
+        expect(variables[SECRET_CIPHER_ENV.kmsKeyId], name).toEqual(secrets ? { 'Fn::GetAtt': [keyId, 'Arn'] } : undefined);
+        expect(variables[INTEGRATIONS_KEY_ENV], name).toEqual(credentials ? { 'Fn::GetAtt': [integrationsKeyId(template), 'Arn'] } : undefined);
+        // The local cipher's key never reaches AWS.
+        expect(variables[SECRET_CIPHER_ENV.localKey], name).toBeUndefined();
       }
     });
   });

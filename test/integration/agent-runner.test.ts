@@ -55,6 +55,8 @@ function dyingStore(budget: number, when: 'before' | 'after' = 'before'): TaskEx
     emitArtifact: (task, step, artifact, event, progress) => spend(() => taskRepository.emitArtifact(task, step, artifact, event, progress)),
     complete: (task, event, emitted) => spend(() => taskRepository.complete(task, event, emitted)),
     fail: (task, error, event, emitted) => taskRepository.fail(task, error, event, emitted),
+    recordToolCall: (task, step, record, event, progress) => spend(() => taskRepository.recordToolCall(task, step, record, event, progress)),
+    toolCall: (task, step) => taskRepository.toolCall(task, step),
     discardArtifacts: (task) => taskRepository.discardArtifacts(task),
   };
 }

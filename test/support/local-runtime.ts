@@ -25,6 +25,7 @@ export async function startTestRuntime(label: string, options: { workers?: boole
     workers: options.workers,
     authorizerCacheSeconds: options.authorizerCacheSeconds,
     users: options.users,
+    smtpPort: 0,
   });
   // `allowLoopback: false` runs the webhook deliverer and the scanner as on AWS (SSRF tests): the
   // handlers read these per call, and each test file runs in its own process.

@@ -40,7 +40,7 @@ export async function startRuntimeProcess(options: RuntimeProcessOptions): Promi
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gatehouse-resilience-'));
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-    env: { ...process.env, ...options.env, PORT: String(port), GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_API_KEYS: options.apiKeys, GATEHOUSE_IN_MEMORY: '' },
+    env: { ...process.env, GATEHOUSE_SMTP_PORT: '0', ...options.env, PORT: String(port), GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_API_KEYS: options.apiKeys, GATEHOUSE_IN_MEMORY: '' },
     // Its own process group, so that cleanup can take its Java child too.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -23,7 +23,7 @@ const BACKENDS: Record<SecretCipherBackend, () => SecretCipher> = {
   local: () => new LocalSecretCipher(localKeyFromEnv()),
 };
 
-function localKeyFromEnv(): Buffer {
+export function localKeyFromEnv(): Buffer {
   const encoded = getStringFromEnv(SECRET_CIPHER_ENV.localKey).trim();
   // Buffer.from(…, 'base64') skips characters it does not know; a typo must not become a shorter key.
   const key = BASE64.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);

@@ -19,7 +19,9 @@ import { emailClaimEntity } from '#shared/adapters/dynamodb/entities/email-claim
 import { identityEntity } from '#shared/adapters/dynamodb/entities/identity';
 import { memberEntity } from '#shared/adapters/dynamodb/entities/member';
 import { sessionEntity, sessionMessageEntity, taskOriginEntity } from '#shared/adapters/dynamodb/entities/session';
-import { triggerEntity, triggerRunEntity } from '#shared/adapters/dynamodb/entities/trigger';
+import { inboundAddressEntity, mailAttachmentEntity, triggerEntity, triggerRunEntity } from '#shared/adapters/dynamodb/entities/trigger';
+import { approvalChatMessageEntity, chatReplyEntity } from '#shared/adapters/dynamodb/entities/chat';
+import { integrationEntity, integrationOwnerEntity, toolCallEntity } from '#shared/adapters/dynamodb/entities/integration';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 export { ACTIVE_TASK_SHARDS, shardOf, type Key } from '#shared/adapters/dynamodb/entities/entity';
@@ -66,4 +68,11 @@ export const keys = {
   ...taskOriginEntity.keys,
   ...triggerEntity.keys,
   ...triggerRunEntity.keys,
+  ...integrationEntity.keys,
+  ...integrationOwnerEntity.keys,
+  ...toolCallEntity.keys,
+  ...approvalChatMessageEntity.keys,
+  ...chatReplyEntity.keys,
+  ...inboundAddressEntity.keys,
+  ...mailAttachmentEntity.keys,
 };

@@ -16,6 +16,7 @@ import type { Artifact } from '#shared/domain/artifact';
 import type { ServiceEvent } from '#shared/domain/event';
 import type { BufferedProgress, StepOutcome, TaskExecutionStore } from '#shared/domain/ports';
 import type { Task, TaskError } from '#shared/domain/task';
+import type { ToolCallRecord } from '#shared/domain/tools';
 import { refusedStepOutcome, transitionConflict, transitionOf, type TaskStatus } from '#shared/domain/task-state';
 
 type Item = Record<string, NativeAttributeValue>;
@@ -135,6 +136,21 @@ export class DynamoTaskRepository implements TaskExecutionStore {
       progress ? [progress.event, event] : [event],
       { expression: 'artifacts.#artifactId = :summary', names: { '#artifactId': artifact.artifact_id }, values: { ':summary': summary } },
     );
+  }
+
+  /** Applies call `step` (a tool call) with its record, its event and the progress buffered before it. */
+  recordToolCall(task: Task, step: number, record: ToolCallRecord, event: ServiceEvent, progress?: BufferedProgress): Promise<StepOutcome> {
+    const item = { ...keys.toolCall(task.tenant_id, task.task_id, step), entity: 'tool_call', tenant_id: task.tenant_id, ...record };
+    return this.applyStep(task, step, step - 1 - (progress?.calls ?? 0), [{ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }], progress ? [progress.event, event] : [event]);
+  }
+
+  /** The record of tool call `step`, which a replay returns instead of calling again. */
+  async toolCall(task: Task, step: number): Promise<ToolCallRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.toolCall(task.tenant_id, task.task_id, step), ConsistentRead: true }));
+    if (!Item) return undefined;
+    const { tenant_id, ...record } = stripKeys<ToolCallRecord & { tenant_id: string }>(Item);
+    void tenant_id;
+    return record;
   }
 
   /**

@@ -71,7 +71,7 @@ export async function taskTransition(request: TaskTransitionRequest): Promise<Ta
     const usage = usageOf(request, to);
     const session = sessionWritesOf(request, to);
     const events = [...request.events, ...session.events];
-    await transactWrite([taskWrite, ...(request.items ?? []), ...session.items, ...(usage ? [usage] : []), ...(await Promise.all(events.map((event) => eventPut(event))))]);
+    await transactWrite([taskWrite, ...(request.items ?? []), ...session.items, ...chatReplyWritesOf(request, to), ...(usage ? [usage] : []), ...(await Promise.all(events.map((event) => eventPut(event))))]);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;
@@ -198,6 +198,30 @@ function sessionWritesOf(request: TaskTransitionRequest, to: TaskStatus): { item
   // A cancelled task's artifacts are discarded: the message names none.
   const artifactIds = to === 'cancelled' ? [] : [...new Set([...Object.keys(task.artifacts ?? {}), ...(request.emitted ?? [])])].sort();
   return agentMessageWrites({ ...task, session_id: sessionId }, to, artifactIds, request.at, request.fields?.error as TaskError | undefined);
+}
+
+/** A chat-started task's ending, to post in the thread of the message that started it (entities/chat.ts). */
+function chatReplyWritesOf(request: TaskTransitionRequest, to: TaskStatus): TransactItem[] {
+  const source = request.task.trigger;
+  if (request.trigger === 'create' || !isTerminal(to) || source?.type !== 'chat') return [];
+  const { tenant_id, task_id, agent, task_type } = request.task;
+  const error = request.fields?.error as TaskError | undefined;
+  const item = {
+    ...keys.chatReply(tenant_id, task_id),
+    entity: 'chat_reply',
+    tenant_id,
+    task_id,
+    agent,
+    task_type,
+    trigger_id: source.trigger_id,
+    integration_id: source.integration_id,
+    channel: source.channel,
+    thread_ts: source.ts,
+    status: to,
+    ended_at: request.at,
+    ...(error ? { error: { code: error.code, message: error.message } } : {}),
+  };
+  return [{ Put: { TableName: tableName(), Item: item } }];
 }
 
 /** The usage a creation or an ending adds (in the month of the write), or none for other triggers. */

@@ -51,20 +51,51 @@ export function runWrites(tenantId: string, run: TriggerRun, advance: TriggerAdv
   return writes;
 }
 
+/** The local part of an inbound address (`t-abc@inbound.example` → `t-abc`). */
+export function localPartOf(address: string): string {
+  return address.slice(0, address.lastIndexOf('@')).toLowerCase();
+}
+
+function addressWrites(trigger: Trigger): TransactItem[] {
+  if (trigger.source.type !== 'mail' || !trigger.source.address) return [];
+  const item = { ...keys.inboundAddress(localPartOf(trigger.source.address)), entity: 'inbound_address', tenant_id: trigger.tenant_id, trigger_id: trigger.trigger_id };
+  return [{ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }];
+}
+
 /** Triggers and their runs in the single table (entities/trigger.ts). */
 export class DynamoTriggerRepository {
   private get client() {
     return documentClient();
   }
 
+  /** Stores a new trigger; a mail trigger's address is claimed in the same transaction. */
   async create(trigger: Trigger): Promise<void> {
-    await this.client.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.trigger(trigger.tenant_id, trigger.trigger_id), ...keys.triggerListing(trigger.tenant_id, trigger.trigger_id), entity: 'trigger', ...trigger },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await transactWrite([
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.trigger(trigger.tenant_id, trigger.trigger_id), ...keys.triggerListing(trigger.tenant_id, trigger.trigger_id), entity: 'trigger', ...trigger },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      ...addressWrites(trigger),
+    ]);
+  }
+
+  /** The trigger an inbound address belongs to, by the address's local part. */
+  async ownerOfAddress(localPart: string): Promise<{ tenant_id: string; trigger_id: string } | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.inboundAddress(localPart) }));
+    return Item ? { tenant_id: String(Item.tenant_id), trigger_id: String(Item.trigger_id) } : undefined;
+  }
+
+  /** Claims a mail trigger's address (a trigger changed to mail); the address is random, a clash is a bug. */
+  async claimAddress(trigger: Trigger): Promise<void> {
+    await transactWrite(addressWrites(trigger));
+  }
+
+  /** Frees an address (its trigger was deleted or is no longer a mail trigger). */
+  async releaseAddress(localPart: string): Promise<void> {
+    await batchWriteAll([{ DeleteRequest: { Key: keys.inboundAddress(localPart) } }]);
   }
 
   async get(tenantId: string, triggerId: string): Promise<Trigger | undefined> {

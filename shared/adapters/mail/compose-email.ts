@@ -1,5 +1,5 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { assertSendable, type OutboundEmail } from '#shared/domain/mailer';
+import { assertSendable, GATEHOUSE_LOOP_HEADER, type OutboundEmail } from '#shared/domain/mailer';
 
 /** Domain of the Message-IDs we mint; the left part is the idempotency key, so a resend keeps it. */
 export const messageIdDomain = 'gatehouse.local';
@@ -24,6 +24,8 @@ export async function composeEmail(message: OutboundEmail, date: Date = new Date
     textEncoding: 'quoted-printable',
     messageId: messageIdFor(message.idempotencyKey),
     date,
+    // Marks mail Gatehouse sent: a mail trigger that receives it back starts nothing (no loops).
+    headers: { [GATEHOUSE_LOOP_HEADER]: message.idempotencyKey },
   });
   return composer.compile().build();
 }

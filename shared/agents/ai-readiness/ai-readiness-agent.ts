@@ -7,6 +7,7 @@ import { evaluateRules, type RuleOutcome } from './evaluate-rules';
 import { buildGapSummary } from './gap-summary';
 import { aiReadinessManifest, auditReportType, gapSummaryType, questionnaireResponseType } from './manifest';
 import { readinessDomains, readinessRules } from './readiness-rules';
+import { collectRepositoryEvidence } from './repository-evidence';
 import { classifySystem, type ClassifiedSystem } from './risk-classification';
 import { latestAuditReport, withAuditFindings } from './session-audit';
 
@@ -15,6 +16,10 @@ export interface FullAuditInput {
   focus_framework?: 'eu_ai_act';
   systems?: AiSystemInput[];
   evidence?: EvidenceId[];
+  /** GitHub `owner/name` read as evidence through the agent's bound integration. */
+  repository?: string;
+  /** Branch, tag or commit of `repository`; its default branch when absent. */
+  ref?: string;
 }
 
 export interface QuestionnaireInput {
@@ -42,7 +47,9 @@ function classifyAll(systems: readonly AiSystemInput[], evidence: ReadonlySet<st
 }
 
 async function runFullAudit(input: FullAuditInput, context: AgentContext): Promise<void> {
-  const organisationEvidence = new Set<string>(input.evidence ?? []);
+  // Read first, so every rule sees what the repository shows; its evidence counts organisation-wide.
+  const repositoryEvidence = input.repository ? await collectRepositoryEvidence(input.repository, context, input.ref) : undefined;
+  const organisationEvidence = new Set<string>([...(input.evidence ?? []), ...(repositoryEvidence?.evidence ?? []).map((item) => item.evidence_id)]);
   const systems = classifyAll(input.systems ?? [], organisationEvidence);
   const rules = input.scope === 'quick'
     ? readinessRules.filter((r) => r.severity === 'critical' || r.severity === 'high')
@@ -58,7 +65,8 @@ async function runFullAudit(input: FullAuditInput, context: AgentContext): Promi
   const report = buildAuditReport(outcomes);
   const summary = buildGapSummary(report, collectGaps(outcomes), systems, input.scope);
   await context.progress('Writing report', 0.95);
-  await context.emitArtifact(auditReportType, { ...report });
+  // Which file showed which evidence; the report keeps its five keys when no repository was read.
+  await context.emitArtifact(auditReportType, { ...report, ...(repositoryEvidence ? { repository_evidence: repositoryEvidence } : {}) });
   await context.emitArtifact(gapSummaryType, { ...summary });
 }
 

@@ -45,7 +45,17 @@ export const fullAuditInputSchema: JsonSchema = {
     focus_framework: { type: 'string', enum: ['eu_ai_act'] },
     systems,
     evidence: { ...evidenceList, description: 'Evidence held organisation-wide (counts for every system too).' },
+    repository: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$',
+      description:
+        'GitHub repository `owner/name` read as evidence through the agent\'s bound GitHub integration: README, model cards, ' +
+        'datasheets, policies, dependency manifests and CI config, at most 25 files and 400,000 bytes. What it shows counts ' +
+        'organisation-wide; the report says which file showed what.',
+    },
+    ref: { type: 'string', minLength: 1, maxLength: 255, description: 'Branch, tag or commit of `repository`; its default branch when absent.' },
   },
+  dependentRequired: { ref: ['repository'] },
   examples: [
     {
       scope: 'full',
@@ -55,6 +65,13 @@ export const fullAuditInputSchema: JsonSchema = {
         { id: 'cv-screener', name: 'CV screening model', category: 'employment', role: 'provider', makes_decisions_about_people: true, uses_personal_data: true, evidence: ['risk_classification_record', 'bias_testing'] },
       ],
       evidence: ['ai_inventory', 'ai_literacy_training', 'ai_governance_policy'],
+    },
+    {
+      scope: 'full',
+      repository: 'acme/credit-scoring-model',
+      ref: 'main',
+      systems: [{ id: 'credit-scorer', name: 'Credit scoring model', category: 'essential_services', role: 'provider', makes_decisions_about_people: true, uses_personal_data: true }],
+      evidence: ['ai_inventory'],
     },
   ],
 };

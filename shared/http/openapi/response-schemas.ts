@@ -97,6 +97,25 @@ export const triggerSchema = /* @__PURE__ */ z.schema(() =>
     last_task_id: nullableText(),
   }),
 );
+export const integrationSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    integration_id: text(),
+    kind: z.enum(['github', 'slack', 'email']),
+    name: text(),
+    status: z.enum(['active', 'revoked']),
+    account: z.record(z.string(), z.string()),
+    settings: anyObject(),
+    created_at: instant(),
+    updated_at: instant(),
+    last_used_at: z.nullable(instant()),
+    revoked_at: z.optional(instant()),
+    revoked_reason: z.optional(text()),
+  }),
+);
+export const slackAnswerSchema = /* @__PURE__ */ z.schema(() => anyObject());
+export const integrationTestSchema = /* @__PURE__ */ z.schema(() =>
+  record({ ok: z.boolean(), account: z.optional(z.record(z.string(), z.string())), status: z.optional(z.enum(['active', 'revoked'])), error: z.optional(record({ code: text(), message: text() })) }),
+);
 export const triggerRunSchema = /* @__PURE__ */ z.schema(() =>
   record({
     run_id: text(),

@@ -23,7 +23,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const port = await freePort();
   const output: string[] = [];
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-    env: { ...process.env, PORT: String(port), GATEHOUSE_IN_MEMORY: '1', GATEHOUSE_USERS: usersSetting(), GATEHOUSE_API_KEYS: apiKeysSetting(), GATEHOUSE_RATE_LIMIT_PER_SECOND: '1000', GATEHOUSE_RATE_LIMIT_BURST: '100000', GATEHOUSE_AUTHORIZER_CACHE_SECONDS: '0' },
+    env: { ...process.env, GATEHOUSE_SMTP_PORT: '0', PORT: String(port), GATEHOUSE_IN_MEMORY: '1', GATEHOUSE_USERS: usersSetting(), GATEHOUSE_API_KEYS: apiKeysSetting(), GATEHOUSE_RATE_LIMIT_PER_SECOND: '1000', GATEHOUSE_RATE_LIMIT_BURST: '100000', GATEHOUSE_AUTHORIZER_CACHE_SECONDS: '0' },
     // Its own process group, so teardown takes DynamoDB Local (a Java child) with it.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import type { AgentContext, ApprovalDecision, ApprovalRequest } from '#shared/agents/agent';
+import { AgentFailure, type AgentContext, type ApprovalDecision, type ApprovalRequest } from '#shared/agents/agent';
 
 export interface RecordedArtifact {
   type: string;
@@ -40,6 +40,17 @@ export class RecordingContext implements AgentContext {
     this.approvals.push(request);
     if (!this.decide) throw new Error('No approval decision configured: set `decide` on the RecordingContext.');
     return this.decide(JSON.parse(JSON.stringify(request)));
+  }
+
+  readonly toolCalls: { tool: string; args: Record<string, unknown> }[] = [];
+
+  /** Runs a tool call (e.g. the real tool runner against a loopback provider); when unset, calls fail `integration_not_bound`. */
+  tools?: (tool: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+  async callTool(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    this.toolCalls.push({ tool, args: JSON.parse(JSON.stringify(args)) });
+    if (!this.tools) throw new AgentFailure('integration_not_bound', `No ${tool.split('.')[0]} integration in this test.`);
+    return JSON.parse(JSON.stringify(await this.tools(tool, args)));
   }
 
   /** The data of the single artifact of `type`; fails the test when there is not exactly one. */

@@ -6,6 +6,7 @@ import { operations } from '#functions/openapi/operations';
 // validates with; the document must describe those very objects, not a copy.
 vi.mock('#shared/http/route-handler', () => ({ routeHandler: (schemas: object) => ({ schemas }) }));
 vi.mock('#shared/http/public-route-handler', () => ({ publicRouteHandler: (schemas: object) => ({ schemas }) }));
+vi.mock('#shared/http/signed-callback-handler', () => ({ signedCallbackHandler: (schemas: object) => ({ schemas }) }));
 vi.mock('#shared/http/streaming-route-handler', () => ({ streamingRouteHandler: ({ path: _path, ...schemas }: { path: string }) => ({ schemas }) }));
 
 describe('the OpenAPI operations', () => {

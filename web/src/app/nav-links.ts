@@ -4,6 +4,7 @@ export const NAV_LINKS = [
   { to: '/tasks', label: 'Tasks' },
   { to: '/approvals', label: 'Approvals' },
   { to: '/triggers', label: 'Triggers' },
+  { to: '/integrations', label: 'Integrations' },
   { to: '/scans', label: 'Scans' },
   { to: '/events', label: 'Events' },
   { to: '/webhooks', label: 'Webhooks' },

@@ -6,6 +6,7 @@ import { agentsRoutes } from '../features/agents/routes';
 import { tasksRoutes } from '../features/tasks/routes';
 import { approvalsRoutes } from '../features/approvals/routes';
 import { triggersRoutes } from '../features/triggers/routes';
+import { integrationsRoutes } from '../features/integrations/routes';
 import { sessionsRoutes } from '../features/sessions/routes';
 import { scansRoutes } from '../features/scans/routes';
 import { eventsRoutes } from '../features/events/routes';
@@ -25,6 +26,7 @@ export function createRouter() {
         ...tasksRoutes,
         ...approvalsRoutes,
         ...triggersRoutes,
+        ...integrationsRoutes,
         ...sessionsRoutes,
         ...scansRoutes,
         ...eventsRoutes,

@@ -1,13 +1,8 @@
-import { useState } from 'react';
+import { useCopy } from '../lib/use-copy';
 
 /** An identifier in monospace with a button that copies it; the button says what it copies. */
 export function CopyableId({ value, label = 'identifier' }: { value: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard.writeText(value).catch(() => undefined);
-    setCopied(true);
-    window.setTimeout(() => setCopied(false), 1500);
-  };
+  const { copied, copy } = useCopy(value);
   return (
     <span className="copyable">
       <code>{value}</code>

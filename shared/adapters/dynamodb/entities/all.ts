@@ -20,7 +20,9 @@ import { emailClaimEntity } from '#shared/adapters/dynamodb/entities/email-claim
 import { identityEntity } from '#shared/adapters/dynamodb/entities/identity';
 import { memberEntity } from '#shared/adapters/dynamodb/entities/member';
 import { sessionEntity, sessionMessageEntity, taskOriginEntity } from '#shared/adapters/dynamodb/entities/session';
-import { triggerEntity, triggerRunEntity } from '#shared/adapters/dynamodb/entities/trigger';
+import { approvalChatMessageEntity, chatReplyEntity } from '#shared/adapters/dynamodb/entities/chat';
+import { integrationEntity, integrationOwnerEntity, toolCallEntity } from '#shared/adapters/dynamodb/entities/integration';
+import { inboundAddressEntity, mailAttachmentEntity, triggerEntity, triggerRunEntity } from '#shared/adapters/dynamodb/entities/trigger';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 /**
@@ -60,4 +62,11 @@ export const ENTITIES = [
   taskOriginEntity,
   triggerEntity,
   triggerRunEntity,
+  integrationEntity,
+  integrationOwnerEntity,
+  toolCallEntity,
+  approvalChatMessageEntity,
+  chatReplyEntity,
+  inboundAddressEntity,
+  mailAttachmentEntity,
 ] as const;

@@ -30,3 +30,28 @@ export const triggerRunEntity = defineEntity({
   primaryKey: 'triggerRun',
   indexes: [],
 });
+
+/**
+ * Which trigger an inbound mail address belongs to, by its local part alone: mail arrives with no
+ * tenant. Written with the mail trigger (or its change to mail) and deleted with it.
+ */
+export const inboundAddressEntity = defineEntity({
+  entity: 'inbound_address',
+  tenantScoped: false,
+  keys: {
+    inboundAddress: (localPart: string): Key => ({ pk: `INBOUND_MAIL#${localPart}`, sk: 'ADDRESS' }),
+  },
+  primaryKey: 'inboundAddress',
+  indexes: [],
+});
+
+/** An attachment of the mail a run of a mail trigger received, kept bounded beside the run. */
+export const mailAttachmentEntity = defineEntity({
+  entity: 'mail_attachment',
+  tenantScoped: true,
+  keys: {
+    mailAttachment: (tenantId: string, triggerId: string, runId: string, index: number): Key => ({ pk: triggerPartition(tenantId, triggerId), sk: `ATTACHMENT#${runId}#${index}` }),
+  },
+  primaryKey: 'mailAttachment',
+  indexes: [],
+});

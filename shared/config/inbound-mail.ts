@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto';
+
+/** The domain of mail triggers' addresses: the stack's parameter on AWS (SES receiving), `inbound.localhost` locally. */
+export const INBOUND_MAIL_DOMAIN_ENV = 'GATEHOUSE_INBOUND_MAIL_DOMAIN';
+export const LOCAL_INBOUND_MAIL_DOMAIN = 'inbound.localhost';
+
+export function inboundMailDomain(): string {
+  return (process.env[INBOUND_MAIL_DOMAIN_ENV] ?? LOCAL_INBOUND_MAIL_DOMAIN).toLowerCase();
+}
+
+const ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
+
+/**
+ * A fresh address for a mail trigger: `t-` and 20 random characters (100 bits), so an address
+ * cannot be guessed; whoever knows it can start the trigger's tasks, as with any forwarding rule.
+ */
+export function newInboundAddress(): string {
+  const bytes = randomBytes(20);
+  const local = Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('');
+  return `t-${local}@${inboundMailDomain()}`;
+}

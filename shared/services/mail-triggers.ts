@@ -1,0 +1,75 @@
+import { triggerRepository, localPartOf } from '#shared/adapters/dynamodb/trigger-repository';
+import { tableName } from '#shared/adapters/dynamodb/client';
+import { keys } from '#shared/adapters/dynamodb/keys';
+import type { TransactItem } from '#shared/adapters/dynamodb/transact-write';
+import { parseInboundMail, type InboundMail } from '#shared/adapters/mail/inbound-mail';
+import { inboundMailDomain } from '#shared/config/inbound-mail';
+import { systemClock, type Clock } from '#shared/domain/clock';
+import type { TaskSource } from '#shared/domain/task';
+import { matchesPattern, messageRunId, type TriggerRun } from '#shared/domain/trigger';
+import { logger } from '#shared/observability/logger';
+import { execute } from '#shared/services/trigger-execution';
+
+/** Attachments kept with a run: a few, small enough to sit in the table beside it. */
+export const MAIL_ATTACHMENT_LIMITS = { maxAttachments: 5, maxAttachmentBytes: 256 * 1024, maxTotalAttachmentBytes: 1024 * 1024 } as const;
+
+/**
+ * A mail arrived for `recipients`: each that is a mail trigger's address starts one task (one per
+ * trigger and Message-ID, however often the mail is delivered). Automatic mail (auto-replies,
+ * bounces, lists, our own) starts nothing, which also breaks loops between agents and mailboxes.
+ */
+export async function receiveInboundMail(recipients: readonly string[], raw: Buffer, clock: Clock = systemClock): Promise<TriggerRun[]> {
+  const domain = inboundMailDomain();
+  const ours = [...new Set(recipients.map((address) => address.toLowerCase()).filter((address) => address.endsWith(`@${domain}`)))];
+  if (ours.length === 0) return [];
+  const mail = await parseInboundMail(raw, { ...MAIL_ATTACHMENT_LIMITS, receivedAt: clock.now() });
+  if (mail.automated) {
+    logger.info('inbound mail ignored: sent automatically', { message_id: mail.message_id, reason: mail.automated.reason });
+    return [];
+  }
+  const runs: TriggerRun[] = [];
+  for (const address of ours) {
+    const owner = await triggerRepository.ownerOfAddress(localPartOf(address));
+    const trigger = owner ? await triggerRepository.get(owner.tenant_id, owner.trigger_id) : undefined;
+    if (!trigger || trigger.source.type !== 'mail') {
+      logger.info('inbound mail for no trigger', { address });
+      continue;
+    }
+    const { match } = trigger.source;
+    if (!matchesPattern(match?.from, mail.from) || !matchesPattern(match?.subject, mail.subject)) continue;
+    const now = clock.now();
+    const runId = messageRunId(trigger.trigger_id, 'mail', mail.message_id, new Date(mail.date));
+    if (!trigger.enabled) {
+      await triggerRepository.recordRun(trigger.tenant_id, { run_id: runId, trigger_id: trigger.trigger_id, at: now.toISOString(), outcome: 'skipped_disabled', reason: 'the trigger is paused' });
+      continue;
+    }
+    const source: TaskSource = { type: 'mail', trigger_id: trigger.trigger_id, run_id: runId, message_id: mail.message_id, from: mail.from };
+    runs.push(await execute(trigger, { run_id: runId, at: now.toISOString(), source, context: mailContext(mail, runId), advance: {}, overlap: false, writes: attachmentWrites(trigger.tenant_id, trigger.trigger_id, runId, mail) }));
+  }
+  return runs;
+}
+
+/** What `input_mapping` points into: the mail's fields, and its attachments by id. */
+function mailContext(mail: InboundMail, runId: string) {
+  return {
+    mail: {
+      from: mail.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      date: mail.date,
+      message_id: mail.message_id,
+      attachments: mail.attachments.map((attachment, index) => ({ attachment_id: `${runId}.${index}`, filename: attachment.filename, content_type: attachment.content_type, size: attachment.size })),
+      skipped_attachments: mail.skipped_attachments,
+    },
+  };
+}
+
+function attachmentWrites(tenantId: string, triggerId: string, runId: string, mail: InboundMail): TransactItem[] {
+  return mail.attachments.map((attachment, index) => ({
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.mailAttachment(tenantId, triggerId, runId, index), entity: 'mail_attachment', tenant_id: tenantId, run_id: runId, filename: attachment.filename, content_type: attachment.content_type, size: attachment.size, content: attachment.content },
+    },
+  }));
+}
