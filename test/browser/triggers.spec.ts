@@ -1,3 +1,4 @@
+import { startSlackApiServer } from '../support/providers/slack-api-server';
 import { expect, test } from './support/fixtures';
 import { expectAccessible } from './support/accessibility';
 import { PEOPLE } from './support/people';
@@ -108,4 +109,120 @@ test('an event trigger enriches the leads a sales task finds, and its run shows 
   } finally {
     await callApi(baseURL!, 'tenant_a', 'DELETE', `/triggers/${triggerId}`).catch(() => undefined);
   }
+});
+
+test('a mail trigger gets its own address, says what it matches, and is not fired by hand', async ({ page, baseURL }) => {
+  await ensureAgent(baseURL!, 'tenant_a', 'ai-readiness', 'Compliance');
+  const name = `Browser audit requests ${Date.now()}`;
+  await signIn(page, PEOPLE.adminA, '/triggers');
+  await page.getByRole('button', { name: 'New trigger' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  await dialog.getByRole('radio', { name: /^Mail/ }).check();
+  await expect(dialog.getByLabel('Email integration (optional)')).toHaveValue('');
+  const subject = dialog.getByLabel('Subject pattern (optional)');
+  await subject.fill('(a+)+');
+  await dialog.getByLabel('Task agent').selectOption('ai-readiness-agent');
+  await expect(dialog.getByLabel('Task type')).toHaveValue('ai_readiness.full_audit');
+  await dialog.getByLabel('Input (JSON)').fill('{"scope":"quick"}');
+  await dialog.getByRole('button', { name: 'Create trigger' }).click();
+  // A pattern that can run for ages: the API's own message, at the subject field.
+  await expect(subject).toHaveAttribute('aria-invalid', 'true');
+  await expect(subject).toHaveAccessibleDescription(/repeat a group that itself repeats/);
+  await expect(dialog.getByRole('alert')).toHaveText('One field needs attention.');
+  await expectAccessible(page);
+
+  await subject.fill('^audit');
+  await dialog.getByRole('button', { name: 'Create trigger' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Trigger ${name}`);
+  const triggerId = page.url().split('/').at(-1)!;
+  try {
+    const copy = page.getByRole('button', { name: /^Copy inbound address t-[^@]+@inbound\.localhost$/ });
+    await expect(copy).toBeVisible();
+    const address = (await copy.getAttribute('aria-label'))!.replace('Copy inbound address ', '');
+    await expect(page.getByRole('definition').filter({ hasText: '^audit' })).toBeVisible();
+    await expect(page.getByText('any sender')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Fire now' })).toHaveCount(0);
+    await expect(page.getByText('No runs yet. They appear here for each mail sent to its address.')).toBeVisible();
+    await copy.click();
+    await expect(copy).toHaveText('Copied');
+    await expectAccessible(page);
+
+    await page.goto('/triggers?type=mail');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name }) });
+    await expect(row).toContainText(`mail to ${address}`);
+    await expect(row).toContainText('on each mail');
+    await expectAccessible(page);
+  } finally {
+    await callApi(baseURL!, 'tenant_a', 'DELETE', `/triggers/${triggerId}`).catch(() => undefined);
+  }
+});
+
+test('a chat trigger listens to a channel of a Slack integration, with the pattern checked by the API', async ({ page, baseURL }) => {
+  await ensureAgent(baseURL!, 'tenant_a', 'ai-readiness', 'Compliance');
+  const slack = await startSlackApiServer({ tokens: { 'xoxb-browser-triggers': { team_id: 'T0TRIGGERS', team: 'Trigger Team', user_id: 'U0BOT', user: 'gatehouse-bot', bot_id: 'B0BOT' } } });
+  const integrationName = `Browser Slack for triggers ${Date.now()}`;
+  const name = `Browser audit on request ${Date.now()}`;
+  let integrationId: string | undefined;
+  let triggerId: string | undefined;
+  try {
+    ({ integration_id: integrationId } = await callApi<{ integration_id: string }>(baseURL!, 'tenant_a', 'POST', '/integrations', {
+      kind: 'slack',
+      name: integrationName,
+      credentials: { bot_token: 'xoxb-browser-triggers', signing_secret: '8f742231b10e8888abcd99aaabbb85a5' },
+      settings: { api_url: slack.url },
+    }));
+    await signIn(page, PEOPLE.adminA, '/triggers');
+    await page.getByRole('button', { name: 'New trigger' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill(name);
+    await dialog.getByRole('radio', { name: /^Chat/ }).check();
+    await dialog.getByLabel('Slack integration').selectOption(integrationId);
+    await dialog.getByLabel('Channel id').fill('C0123ABCD');
+    const pattern = dialog.getByLabel('Pattern', { exact: true });
+    await pattern.fill('[');
+    await dialog.getByLabel('Task agent').selectOption('ai-readiness-agent');
+    await dialog.getByLabel('Input (JSON)').fill('{"scope":"quick"}');
+    await dialog.getByRole('button', { name: 'Add mapping' }).click();
+    await expect(dialog.getByRole('group', { name: 'Input mapping' })).toHaveAccessibleDescription(/\{"chat": \{user, channel, text, ts\}\}/);
+    await dialog.getByLabel('Input field 1').fill('repository');
+    await dialog.getByLabel('JSON Pointer 1').fill('/chat/text');
+    await dialog.getByRole('button', { name: 'Create trigger' }).click();
+    // Not a regular expression: the API's message, at the pattern field.
+    await expect(pattern).toHaveAttribute('aria-invalid', 'true');
+    await expect(pattern).toHaveAccessibleDescription(/is not a regular expression/);
+    await expectAccessible(page);
+
+    await pattern.fill('^audit');
+    await dialog.getByRole('button', { name: 'Create trigger' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Trigger ${name}`);
+    triggerId = page.url().split('/').at(-1)!;
+    await expect(page.getByRole('link', { name: integrationName })).toHaveAttribute('href', `/integrations/${integrationId}`);
+    await expect(page.getByRole('definition').filter({ hasText: /^C0123ABCD$/ })).toBeVisible();
+    await expect(page.getByRole('definition').filter({ hasText: /^\^audit$/ })).toBeVisible();
+    await expect(page.getByText('/chat/text')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Fire now' })).toHaveCount(0);
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: 'All triggers' }).click();
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name }) });
+    await expect(row).toContainText('chat in C0123ABCD matching ^audit');
+  } finally {
+    if (triggerId) await callApi(baseURL!, 'tenant_a', 'DELETE', `/triggers/${triggerId}`).catch(() => undefined);
+    if (integrationId) await callApi(baseURL!, 'tenant_a', 'DELETE', `/integrations/${integrationId}`).catch(() => undefined);
+    await slack.close();
+  }
+});
+
+test('a chat trigger without a Slack integration says where to connect one', async ({ page }) => {
+  await signIn(page, PEOPLE.adminB, '/triggers');
+  await page.getByRole('button', { name: 'New trigger' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('radio', { name: /^Chat/ }).check();
+  await expect(dialog.getByRole('status')).toContainText('No Slack integration is connected yet');
+  await expect(dialog.getByRole('link', { name: 'connect Slack on the Integrations page' })).toHaveAttribute('href', '/integrations');
+  await expect(dialog.getByLabel('Slack integration')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Create trigger' })).toBeDisabled();
+  await expectAccessible(page);
 });

@@ -8,14 +8,14 @@ import { QueryState } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useTasks } from '../tasks/api/tasks';
 import { TasksTable } from '../tasks/components/tasks-table';
-import { scheduleOf, useTrigger, useTriggerMutations, type Trigger } from './api/triggers';
+import { isFireable, scheduleOf, useTrigger, useTriggerMutations, type Trigger } from './api/triggers';
 import { NextRuns } from './components/next-runs';
 import { RunsSection } from './components/runs-section';
 import { TriggerFacts } from './components/trigger-facts';
 
 type Mutations = ReturnType<typeof useTriggerMutations>;
 
-/** `Pause`/`Resume`, `Fire now` and `Delete`, for operators. */
+/** `Pause`/`Resume`, `Fire now` (schedules and events: mail and chat triggers run for their mail and messages only) and `Delete`, for operators. */
 function TriggerActions({ trigger, mutations }: { trigger: Trigger; mutations: Mutations }) {
   const { setEnabled, fire, remove } = mutations;
   const navigate = useNavigate();
@@ -24,9 +24,11 @@ function TriggerActions({ trigger, mutations }: { trigger: Trigger; mutations: M
       <button type="button" className="button" disabled={setEnabled.isPending} onClick={() => (fire.reset(), setEnabled.mutate({ triggerId: trigger.trigger_id, enabled: !trigger.enabled }))}>
         {trigger.enabled ? 'Pause' : 'Resume'}
       </button>
-      <button type="button" className="button primary" disabled={fire.isPending} onClick={() => (setEnabled.reset(), fire.mutate(trigger.trigger_id))}>
-        {fire.isPending ? 'Firing…' : 'Fire now'}
-      </button>
+      {isFireable(trigger) && (
+        <button type="button" className="button primary" disabled={fire.isPending} onClick={() => (setEnabled.reset(), fire.mutate(trigger.trigger_id))}>
+          {fire.isPending ? 'Firing…' : 'Fire now'}
+        </button>
+      )}
       <ConfirmDialog
         trigger={
           <button type="button" className="button danger">
@@ -95,7 +97,7 @@ export function TriggerPage() {
               <ActionOutcome mutations={mutations} />
               <TriggerFacts trigger={item} />
               {schedule && <NextRuns trigger={item} schedule={schedule} />}
-              <RunsSection triggerId={item.trigger_id} />
+              <RunsSection trigger={item} />
               <TriggerTasks triggerId={item.trigger_id} />
             </>
           );

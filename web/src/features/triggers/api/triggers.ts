@@ -3,11 +3,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../../api/client';
 import { usePagedList } from '../../../api/paged';
 import type { components, operations } from '../../../api/schema';
+import { integrationKeys, type Integration } from '../../integrations/api/integrations';
 
 export type Trigger = components['schemas']['Trigger'];
 export type TriggerRun = components['schemas']['TriggerRun'];
 export type NewTrigger = operations['postTriggers']['requestBody']['content']['application/json'];
-export type TriggerKind = 'schedule' | 'event';
+export type TriggerKind = Trigger['source']['type'];
+
+/** The kinds, in the order the filter and the form offer them. */
+export const TRIGGER_KINDS: TriggerKind[] = ['schedule', 'event', 'mail', 'chat'];
+
+/** Each kind's name in words. */
+export const TRIGGER_KIND_LABELS: Record<TriggerKind, string> = { schedule: 'Schedule', event: 'Event', mail: 'Mail', chat: 'Chat' };
 
 /** A schedule's source as the API shows it (the schema keeps `source` open). */
 export interface ScheduleSource {
@@ -26,12 +33,41 @@ export interface EventSource {
   agent?: string;
 }
 
+/** A mail trigger's source: its own inbound address, and what a mail must match to start a task. */
+export interface MailSource {
+  type: 'mail';
+  address: string;
+  integration_id?: string;
+  match?: { from?: string; subject?: string };
+}
+
+/** A chat trigger's source: a channel of a slack integration, and the pattern a message must match. */
+export interface ChatSource {
+  type: 'chat';
+  integration_id: string;
+  channel: string;
+  pattern: string;
+}
+
 export function scheduleOf(trigger: Trigger): ScheduleSource | undefined {
   return trigger.source.type === 'schedule' ? (trigger.source as unknown as ScheduleSource) : undefined;
 }
 
 export function eventOf(trigger: Trigger): EventSource | undefined {
   return trigger.source.type === 'event' ? (trigger.source as unknown as EventSource) : undefined;
+}
+
+export function mailOf(trigger: Trigger): MailSource | undefined {
+  return trigger.source.type === 'mail' ? (trigger.source as unknown as MailSource) : undefined;
+}
+
+export function chatOf(trigger: Trigger): ChatSource | undefined {
+  return trigger.source.type === 'chat' ? (trigger.source as unknown as ChatSource) : undefined;
+}
+
+/** Whether `Fire now` can run it: mail and chat triggers run for their mail and messages only (409 `trigger_not_fireable`). */
+export function isFireable(trigger: Trigger): boolean {
+  return trigger.source.type === 'schedule' || trigger.source.type === 'event';
 }
 
 export const triggerKeys = {
@@ -47,6 +83,18 @@ export function useTriggers(type: TriggerKind | undefined) {
   return usePagedList(triggerKeys.list(type ?? 'any'), async (cursor) => {
     const page = data(await api().GET('/triggers', { params: { query: { type, cursor, limit: 25 } } }));
     return { items: page.triggers, next_cursor: page.next_cursor };
+  });
+}
+
+/**
+ * The tenant's integrations of a kind a trigger can use, all at once (a tenant has at most 50), for
+ * the form's select; under the integrations' list key, so connecting or deleting one refreshes it.
+ */
+export function useIntegrationChoices(kind: Integration['kind'], enabled = true) {
+  return useQuery({
+    queryKey: [...integrationKeys.lists, `${kind}-choices`],
+    queryFn: async () => data(await api().GET('/integrations', { params: { query: { kind, limit: 100 } } })).integrations,
+    enabled,
   });
 }
 

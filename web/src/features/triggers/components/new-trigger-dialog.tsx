@@ -15,7 +15,7 @@ export function NewTriggerDialog() {
       <button type="button" className="button primary" onClick={() => (create.reset(), setFormKey(formKey + 1), setOpen(true))}>
         New trigger
       </button>
-      <Dialog open={open} onOpenChange={setOpen} title="New trigger" description="Start tasks on a schedule, or whenever an agent emits an artifact of a type.">
+      <Dialog open={open} onOpenChange={setOpen} title="New trigger" description="Start tasks on a schedule, whenever an agent emits an artifact of a type, for each mail sent to the trigger’s address, or for each matching message in a Slack channel.">
         <TriggerForm
           key={formKey}
           busy={create.isPending}

@@ -3,11 +3,19 @@ import { LoadMore } from '../../../components/load-more';
 import { QueryState } from '../../../components/query-state';
 import { RelativeTime } from '../../../components/relative-time';
 import { StatusBadge } from '../../../components/status-badge';
-import { useTriggerRuns } from '../api/triggers';
+import { useTriggerRuns, type Trigger } from '../api/triggers';
+
+/** What makes a run of each kind, for the empty log. */
+const NO_RUNS_YET: Record<Trigger['source']['type'], string> = {
+  schedule: 'No runs yet. They appear here at each scheduled time, or with “Fire now”.',
+  event: 'No runs yet. They appear here for each matching artifact, or with “Fire now”.',
+  mail: 'No runs yet. They appear here for each mail sent to its address.',
+  chat: 'No runs yet. They appear here for each matching message in its channel.',
+};
 
 /** A trigger's runs log, newest first: when, for which time, what came of it, its task. */
-export function RunsSection({ triggerId }: { triggerId: string }) {
-  const runs = useTriggerRuns(triggerId);
+export function RunsSection({ trigger }: { trigger: Trigger }) {
+  const runs = useTriggerRuns(trigger.trigger_id);
   return (
     <section aria-labelledby="runs-heading">
       <div className="page-head">
@@ -18,7 +26,7 @@ export function RunsSection({ triggerId }: { triggerId: string }) {
           </button>
         </div>
       </div>
-      <QueryState query={runs} loading="Loading runs…" isEmpty={() => runs.items.length === 0} empty={<p>No runs yet. They appear here at each scheduled time or matching artifact, or with “Fire now”.</p>}>
+      <QueryState query={runs} loading="Loading runs…" isEmpty={() => runs.items.length === 0} empty={<p>{NO_RUNS_YET[trigger.source.type]}</p>}>
         {() => (
           <div className="table-wrap">
             <table>

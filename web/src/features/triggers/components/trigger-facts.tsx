@@ -2,13 +2,27 @@ import { Link } from 'react-router';
 import { CopyableId } from '../../../components/copyable-id';
 import { JsonView } from '../../../components/json-view';
 import { RelativeTime } from '../../../components/relative-time';
-import { eventOf, scheduleOf, type Trigger } from '../api/triggers';
+import { useIntegration } from '../../integrations/api/integrations';
+import { chatOf, eventOf, mailOf, scheduleOf, TRIGGER_KIND_LABELS, type Trigger } from '../api/triggers';
 import { TriggerState } from './trigger-summary';
+
+/** A link to an integration's page, by its name once known. */
+function IntegrationLink({ integrationId }: { integrationId: string }) {
+  const integration = useIntegration(integrationId);
+  return <Link to={`/integrations/${integrationId}`}>{integration.data?.name ?? integrationId}</Link>;
+}
+
+/** A regular expression as the trigger keeps it, or what its absence means. */
+function Pattern({ value, absent }: { value: string | undefined; absent: string }) {
+  return value ? <code>{value}</code> : <span className="muted">{absent}</span>;
+}
 
 /** A trigger's settings: what starts it and the task it starts. */
 export function TriggerFacts({ trigger }: { trigger: Trigger }) {
   const schedule = scheduleOf(trigger);
   const event = eventOf(trigger);
+  const mail = mailOf(trigger);
+  const chat = chatOf(trigger);
   const mapping = Object.entries(trigger.task.input_mapping ?? {});
   return (
     <dl className="facts card">
@@ -21,7 +35,7 @@ export function TriggerFacts({ trigger }: { trigger: Trigger }) {
         <TriggerState trigger={trigger} />
       </dd>
       <dt>Kind</dt>
-      <dd>{trigger.source.type}</dd>
+      <dd>{TRIGGER_KIND_LABELS[trigger.source.type]}</dd>
       {schedule && (
         <>
           <dt>Cron</dt>
@@ -58,6 +72,44 @@ export function TriggerFacts({ trigger }: { trigger: Trigger }) {
           </dd>
           <dt>Emitted by</dt>
           <dd>{event.agent ?? 'any agent'}</dd>
+        </>
+      )}
+      {mail && (
+        <>
+          <dt>Address</dt>
+          <dd>
+            <CopyableId value={mail.address} label="inbound address" />
+          </dd>
+          <dt>From pattern</dt>
+          <dd>
+            <Pattern value={mail.match?.from} absent="any sender" />
+          </dd>
+          <dt>Subject pattern</dt>
+          <dd>
+            <Pattern value={mail.match?.subject} absent="any subject" />
+          </dd>
+          <dt>Email integration</dt>
+          <dd>{mail.integration_id ? <IntegrationLink integrationId={mail.integration_id} /> : <span className="muted">none</span>}</dd>
+          <dt>Runs</dt>
+          <dd>For each mail sent to the address whose sender and subject match (case-insensitive); automatic mail starts nothing. Not fired by hand.</dd>
+        </>
+      )}
+      {chat && (
+        <>
+          <dt>Slack integration</dt>
+          <dd>
+            <IntegrationLink integrationId={chat.integration_id} />
+          </dd>
+          <dt>Channel</dt>
+          <dd>
+            <code>{chat.channel}</code>
+          </dd>
+          <dt>Pattern</dt>
+          <dd>
+            <code>{chat.pattern}</code>
+          </dd>
+          <dt>Runs</dt>
+          <dd>For each message a person writes in the channel that matches (case-insensitive); the task's outcome is posted in its thread. Not fired by hand.</dd>
         </>
       )}
       <dt>Task agent</dt>

@@ -1,14 +1,40 @@
-import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { fieldErrors } from '../../../api/problem-error';
+import { errorUnder, Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { browserTimeZone, knownTimeZones } from '../../../lib/zoned-time';
 import { useAgents, useManifest } from '../../agents/api/agents';
-import type { NewTrigger, TriggerKind } from '../api/triggers';
+import { useIntegrationChoices, type NewTrigger, type TriggerKind } from '../api/triggers';
+import { ChatSourceFields, type ChatDraft } from './chat-source-fields';
+import { MailSourceFields, type MailDraft } from './mail-source-fields';
 
 interface MappingRow {
   key: number;
   field: string;
   pointer: string;
+}
+
+type Source = NewTrigger['source'];
+
+/** The kinds the form offers, each with what starts it. */
+const KIND_CHOICES: { kind: TriggerKind; label: string }[] = [
+  { kind: 'schedule', label: 'Schedule: at times a cron sets' },
+  { kind: 'event', label: 'Event: whenever an agent emits an artifact of a type' },
+  { kind: 'mail', label: 'Mail: for each mail sent to the trigger’s own address' },
+  { kind: 'chat', label: 'Chat: for each matching message in a Slack channel' },
+];
+
+/** What a mapping's JSON Pointers point into, for each kind that maps (schedules have nothing to map from). */
+const MAPPING_CONTEXT: Record<Exclude<TriggerKind, 'schedule'>, { context: string; example: string; placeholder: string }> = {
+  event: { context: '{"artifact": {artifact_id, type, data}, "task": {...}}', example: 'leads → /artifact/data/leads', placeholder: '/artifact/data/…' },
+  mail: { context: '{"mail": {from, to, subject, text, date, message_id, attachments}}', example: 'request → /mail/text', placeholder: '/mail/…' },
+  chat: { context: '{"chat": {user, channel, text, ts}}', example: 'request → /chat/text', placeholder: '/chat/…' },
+};
+
+/** A mail source from the form's fields: empty patterns and no integration are left out. */
+function mailSource(draft: MailDraft): Source {
+  const match = { ...(draft.from.trim() ? { from: draft.from.trim() } : {}), ...(draft.subject.trim() ? { subject: draft.subject.trim() } : {}) };
+  return { type: 'mail', ...(draft.integrationId ? { integration_id: draft.integrationId } : {}), ...(Object.keys(match).length ? { match } : {}) };
 }
 
 interface TriggerFormProps {
@@ -17,33 +43,10 @@ interface TriggerFormProps {
   onSubmit: (body: NewTrigger) => void;
 }
 
-/** The first field error under `prefix` (`task.input` covers `task.input.scope`). */
-function errorUnder(errors: Record<string, string>, prefix: string): string | undefined {
-  const key = Object.keys(errors).find((path) => path === prefix || path.startsWith(`${prefix}.`));
-  return key === undefined ? undefined : key === prefix ? errors[key] : `${key.slice(prefix.length + 1)}: ${errors[key]}`;
-}
-
-/** One labelled control with its hint and its error, tied together for screen readers. */
-function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: (described: { id: string; 'aria-describedby': string; 'aria-invalid': true | undefined }) => ReactNode }) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children({ id, 'aria-describedby': hint ? `${id}-hint ${id}-error` : `${id}-error`, 'aria-invalid': error ? true : undefined })}
-      {hint && (
-        <span id={`${id}-hint`} className="field-hint">
-          {hint}
-        </span>
-      )}
-      <span id={`${id}-error`} className="field-error">
-        {error}
-      </span>
-    </div>
-  );
-}
-
 /**
- * A new trigger: its name, what starts it (a cron in a time zone, or an artifact type), and the
- * task it starts (agent, task type, input as JSON, and for events the input mapping).
+ * A new trigger: its name, what starts it (a cron in a time zone, an artifact type, mail to its own
+ * address, or messages in a Slack channel), and the task it starts (agent, task type, input as
+ * JSON, and for all but schedules the input mapping).
  */
 export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
   const ids = useId();
@@ -58,6 +61,8 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
   const [overlap, setOverlap] = useState<'skip' | 'allow'>('skip');
   const [artifactType, setArtifactType] = useState('');
   const [sourceAgent, setSourceAgent] = useState('');
+  const [mail, setMail] = useState<MailDraft>({ from: '', subject: '', integrationId: '' });
+  const [chat, setChat] = useState<ChatDraft>({ integrationId: '', channel: '', pattern: '' });
   const [agentSlug, setAgentSlug] = useState('');
   const [taskType, setTaskType] = useState('');
   const [input, setInput] = useState('{}');
@@ -69,6 +74,11 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
   const manifest = useManifest(agent?.agent_id ?? '', Boolean(agent));
   const taskTypes = manifest.data?.task_types ?? [];
   const chosenType = taskTypes.some((item) => item.task_type === taskType) ? taskType : (taskTypes[0]?.task_type ?? '');
+  const slack = useIntegrationChoices('slack', kind === 'chat');
+  const slackIntegration = slack.data?.find((item) => item.integration_id === chat.integrationId) ?? slack.data?.[0];
+  // A chat trigger cannot be made without a slack integration: the fields say so and link to connect one.
+  const blocked = !agent || (kind === 'chat' && !slackIntegration);
+  const mapping = kind === 'schedule' ? undefined : MAPPING_CONTEXT[kind];
 
   const apiErrors = fieldErrors(error, 'body');
   const errors = { ...apiErrors, ...localErrors };
@@ -86,16 +96,20 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
     } catch (failure) {
       problems['task.input'] = `Not valid JSON: ${failure instanceof Error ? failure.message : String(failure)}`;
     }
-    const mapping: Record<string, string> = {};
-    for (const row of rows) if (row.field.trim()) mapping[row.field.trim()] = row.pointer.trim();
+    const inputMapping: Record<string, string> = {};
+    for (const row of rows) if (row.field.trim()) inputMapping[row.field.trim()] = row.pointer.trim();
     setLocalErrors(problems);
     if (Object.keys(problems).length || !agent) return;
-    const source: NewTrigger['source'] =
-      kind === 'schedule' ? { type: 'schedule', cron: cron.trim(), timezone: timezone.trim(), overlap } : { type: 'event', artifact_type: artifactType.trim(), ...(sourceAgent ? { agent: sourceAgent } : {}) };
+    const sources: Record<TriggerKind, () => Source> = {
+      schedule: () => ({ type: 'schedule', cron: cron.trim(), timezone: timezone.trim(), overlap }),
+      event: () => ({ type: 'event', artifact_type: artifactType.trim(), ...(sourceAgent ? { agent: sourceAgent } : {}) }),
+      mail: () => mailSource(mail),
+      chat: () => ({ type: 'chat', integration_id: slackIntegration?.integration_id ?? '', channel: chat.channel.trim(), pattern: chat.pattern.trim() }),
+    };
     onSubmit({
       name: name.trim(),
-      source,
-      task: { agent: agent.agent_slug, task_type: chosenType, input: parsed, ...(kind === 'event' && Object.keys(mapping).length ? { input_mapping: mapping } : {}) },
+      source: sources[kind](),
+      task: { agent: agent.agent_slug, task_type: chosenType, input: parsed, ...(mapping && Object.keys(inputMapping).length ? { input_mapping: inputMapping } : {}) },
     });
   };
 
@@ -104,20 +118,18 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
     <form onSubmit={submit} noValidate aria-label="New trigger">
       {error !== undefined && !placed && <ProblemMessage error={error} />}
       <Field id={id('name')} label="Name" error={at('name')}>
-        {(props) => <input {...props} required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />}
+        {(props) => <input {...props} required maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />}
       </Field>
       <fieldset>
         <legend>Kind</legend>
-        <label className="check">
-          <input type="radio" name={id('kind')} value="schedule" checked={kind === 'schedule'} onChange={() => setKind('schedule')} />
-          Schedule: at times a cron sets
-        </label>
-        <label className="check">
-          <input type="radio" name={id('kind')} value="event" checked={kind === 'event'} onChange={() => setKind('event')} />
-          Event: whenever an agent emits an artifact of a type
-        </label>
+        {KIND_CHOICES.map((choice) => (
+          <label key={choice.kind} className="check">
+            <input type="radio" name={id('kind')} value={choice.kind} checked={kind === choice.kind} onChange={() => setKind(choice.kind)} />
+            {choice.label}
+          </label>
+        ))}
       </fieldset>
-      {kind === 'schedule' ? (
+      {kind === 'schedule' && (
         <>
           <Field id={id('cron')} label="Cron" hint="Five fields: minute hour day-of-month month day-of-week, e.g. 0 8 * * 1 for Mondays at 08:00." error={at('source.cron')}>
             {(props) => <input {...props} required value={cron} spellCheck={false} onChange={(event) => setCron(event.target.value)} />}
@@ -143,7 +155,8 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
             )}
           </Field>
         </>
-      ) : (
+      )}
+      {kind === 'event' && (
         <>
           <Field id={id('artifact-type')} label="Artifact type" hint="e.g. sales.lead_list" error={at('source.artifact_type')}>
             {(props) => <input {...props} required value={artifactType} spellCheck={false} onChange={(event) => setArtifactType(event.target.value)} />}
@@ -162,6 +175,8 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
           </Field>
         </>
       )}
+      {kind === 'mail' && <MailSourceFields id={id} value={mail} onChange={setMail} errors={errors} />}
+      {kind === 'chat' && <ChatSourceFields id={id} value={chat} onChange={setChat} errors={errors} integrations={slack.data} loadError={slack.error} chosen={slackIntegration} />}
       <fieldset>
         <legend>Task it starts</legend>
         <Field id={id('task-agent')} label="Task agent" hint={agents.isSuccess && deployed.length === 0 ? 'No agent is deployed yet: deploy one on the Agents page first.' : undefined} error={at('task.agent')}>
@@ -189,11 +204,11 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
         <Field id={id('input')} label="Input (JSON)" hint="A JSON object checked against the task type's input schema." error={at('task.input_mapping') ? undefined : at('task.input')}>
           {(props) => <textarea {...props} rows={4} spellCheck={false} value={input} onChange={(event) => setInput(event.target.value)} />}
         </Field>
-        {kind === 'event' && (
+        {mapping && (
           <fieldset aria-describedby={`${id('mapping')}-hint ${id('mapping')}-error`}>
             <legend>Input mapping</legend>
             <p id={`${id('mapping')}-hint`} className="field-hint">
-              Each input field is set from a JSON Pointer into {'{"artifact": {artifact_id, type, data}, "task": {...}}'}, e.g. leads → /artifact/data/leads.
+              Each input field is set from a JSON Pointer into {mapping.context}, e.g. {mapping.example}.
             </p>
             {rows.map((row, index) => (
               <div key={row.key} className="mapping-row">
@@ -203,7 +218,7 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
                 </div>
                 <div className="field">
                   <label htmlFor={id(`map-pointer-${row.key}`)}>JSON Pointer {index + 1}</label>
-                  <input id={id(`map-pointer-${row.key}`)} value={row.pointer} spellCheck={false} placeholder="/artifact/data/…" onChange={(event) => setRows(rows.map((item) => (item.key === row.key ? { ...item, pointer: event.target.value } : item)))} />
+                  <input id={id(`map-pointer-${row.key}`)} value={row.pointer} spellCheck={false} placeholder={mapping.placeholder} onChange={(event) => setRows(rows.map((item) => (item.key === row.key ? { ...item, pointer: event.target.value } : item)))} />
                 </div>
                 <button type="button" className="button small ghost" onClick={() => setRows(rows.filter((item) => item.key !== row.key))}>
                   Remove mapping {index + 1}
@@ -225,7 +240,7 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
         </p>
       )}
       <div className="actions">
-        <button type="submit" className="button primary" disabled={busy || !agent}>
+        <button type="submit" className="button primary" disabled={busy || blocked}>
           {busy ? 'Creating…' : 'Create trigger'}
         </button>
       </div>

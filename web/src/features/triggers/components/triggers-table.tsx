@@ -1,7 +1,10 @@
 import { Link } from 'react-router';
 import { RelativeTime } from '../../../components/relative-time';
-import type { Trigger } from '../api/triggers';
+import { TRIGGER_KIND_LABELS, type Trigger } from '../api/triggers';
 import { TriggerSource, TriggerState } from './trigger-summary';
+
+/** When the triggers that are not schedules run, for the `Next run` column. */
+const RUNS_ON = { event: 'on each artifact', mail: 'on each mail', chat: 'on each message' } as const;
 
 /** The tenant's triggers: what starts them, what they start, whether they are enabled. */
 export function TriggersTable({ triggers }: { triggers: Trigger[] }) {
@@ -25,11 +28,11 @@ export function TriggersTable({ triggers }: { triggers: Trigger[] }) {
               <td className="wrap">
                 <Link to={`/triggers/${trigger.trigger_id}`}>{trigger.name}</Link>
               </td>
-              <td>{trigger.source.type}</td>
+              <td>{TRIGGER_KIND_LABELS[trigger.source.type]}</td>
               <td className="wrap">
                 <TriggerSource trigger={trigger} />
               </td>
-              <td>{trigger.source.type === 'schedule' ? <RelativeTime value={trigger.next_runs?.[0]} /> : <span className="muted">on each artifact</span>}</td>
+              <td>{trigger.source.type === 'schedule' ? <RelativeTime value={trigger.next_runs?.[0]} /> : <span className="muted">{RUNS_ON[trigger.source.type]}</span>}</td>
               <td>
                 <TriggerState trigger={trigger} />
               </td>
