@@ -20,6 +20,7 @@ export interface BenchResults {
   endToEnd?: EndToEndRun[];
   dashboard?: DashboardReport;
   triggers?: TriggersReport;
+  integrations?: import('./phases/integrations').IntegrationsReport;
   /** Phases this run did not measure, kept from an earlier run (BENCH_PHASES). */
   carriedOver?: { commit: string; generatedAt: string; phases: string[] };
 }
