@@ -13,6 +13,8 @@ import { runTool } from '#shared/services/tool-runners';
 const ATTEMPTS = 3;
 const BACKOFF_MS = [250, 1_000];
 const MAX_RETRY_AFTER_MS = 5_000;
+/** `last_used_at` is kept to this precision. */
+const USE_RECORD_INTERVAL_MS = 60_000;
 
 /** Why a tool call could not run, as the task's error code says it. */
 export class ToolCallRefused extends Error {
@@ -51,7 +53,11 @@ export async function withIntegration<T>(integration: Integration, work: (creden
   for (let attempt = 1; ; attempt++) {
     try {
       const result = await work(credentials);
-      await integrationRepository.markUsed(integration.tenant_id, integration.integration_id, clock.now().toISOString()).catch(() => undefined);
+      // `last_used_at` to the minute: a write on every call was the proxy's largest step (docs/benchmarks.md).
+      const now = clock.now();
+      if (!integration.last_used_at || now.getTime() - Date.parse(integration.last_used_at) >= USE_RECORD_INTERVAL_MS) {
+        await integrationRepository.markUsed(integration.tenant_id, integration.integration_id, now.toISOString()).catch(() => undefined);
+      }
       return result;
     } catch (error) {
       if (!(error instanceof ProviderFailure)) throw error;
