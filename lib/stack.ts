@@ -52,7 +52,7 @@ export class GatehouseStack extends Stack {
     const exportsStore = new Exports(this, 'Exports');
     const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey, integrationsKey: keys.integrations, exportBucket: exportsStore.bucket, queueKey: keys.data });
     // Mail triggers' addresses are at its domain: the trigger routes get it (`inboundMail`), so before the API.
-    const inboundMail = new InboundMail(this, 'InboundMail', tasks.resources);
+    const inboundMail = new InboundMail(this, 'InboundMail', tasks.resources, keys.data);
     tasks.resources.inboundMailDomain = inboundMail.domain;
     targets.bind(tasks.resources);
     webhooks.bind(tasks.resources);
@@ -69,7 +69,7 @@ export class GatehouseStack extends Stack {
     this.outputs(signIn);
     new RecurringJobs(this, 'RecurringJobs', tasks.resources);
     // Watches every function of the stack, wherever it is created (see Monitoring).
-    new Monitoring(this, 'Monitoring', { stage: api.deploymentStage, queues: tasks.queuesByName, otherDeadLetterQueues: { 'fan-out-failures': webhooks.fanOutFailures, 'event-trigger-failures': eventTriggers.failures }, streamConsumer: webhooks.fanOut, triggerConsumer: eventTriggers.consumer, topicKey: keys.alarms });
+    new Monitoring(this, 'Monitoring', { stage: api.deploymentStage, queues: tasks.queuesByName, otherDeadLetterQueues: { 'fan-out-failures': webhooks.fanOutFailures, 'event-trigger-failures': eventTriggers.failures, 'inbound-mail-failures': inboundMail.failures }, streamConsumer: webhooks.fanOut, triggerConsumer: eventTriggers.consumer, topicKey: keys.alarms });
   }
 
   /** What people and scripts need after a deploy (the dashboard's URL is the Dashboard construct's). */

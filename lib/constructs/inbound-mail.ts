@@ -5,9 +5,12 @@ import { ReceiptRuleSet, TlsPolicy, type IReceiptRuleAction, type ReceiptRuleAct
 import { Lambda as LambdaAction, LambdaInvocationType } from 'aws-cdk-lib/aws-ses-actions';
 import type { aws_ses as sesRefs } from 'aws-cdk-lib/interfaces';
 import { Construct } from 'constructs';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { INBOUND_MAIL_ENV } from '#shared/adapters/mail/inbound-store';
 import { functionId, GatehouseFunction, type AccessDeclaration, type DataResources } from '#lib/constructs/gatehouse-function';
-import { acknowledgeInboundMailFindings } from '#lib/nag';
+import { acknowledgeFailureDestination, acknowledgeInboundMailFindings } from '#lib/nag';
 
 /**
  * The function SES receiving invokes for each message, declared once for the construct and the
@@ -71,8 +74,10 @@ export class InboundMail extends Construct {
   public readonly bucket: Bucket;
   public readonly ruleSet: ReceiptRuleSet;
   public readonly receiver: GatehouseFunction;
+  /** SES events the receiver failed on after Lambda's two retries: the message is still in the bucket. */
+  public readonly failures: Queue;
 
-  public constructor(scope: Construct, id: string, resources: DataResources) {
+  public constructor(scope: Construct, id: string, resources: DataResources, queueKey: IKey) {
     super(scope, id);
     const stack = Stack.of(this);
     const domain = new CfnParameter(this, 'InboundMailDomain', {
@@ -99,10 +104,14 @@ export class InboundMail extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    this.failures = new Queue(this, 'Failures', { enforceSSL: true, encryption: QueueEncryption.KMS, encryptionMasterKey: queueKey, retentionPeriod: Duration.days(14) });
+    acknowledgeFailureDestination(this.failures);
     this.receiver = new GatehouseFunction(this, functionId(receiveMail.handler), {
       handlerFile: receiveMail.handler,
       timeout: Duration.seconds(receiveMail.timeoutSeconds),
       memorySize: receiveMail.memoryMb,
+      // A mail whose tasks could not be started is not dropped silently: its event lands here (alarmed).
+      onFailure: new SqsDestination(this.failures),
       environment: { [INBOUND_MAIL_ENV.bucket]: this.bucket.bucketName, [INBOUND_MAIL_ENV.prefix]: INBOUND_MAIL_PREFIX },
     });
     this.receiver.bindData(receiveMail.access, { ...resources, inboundMailDomain: this.domain });

@@ -228,7 +228,8 @@ describe('integrations and inbound mail on AWS', () => {
       expect(statements.filter((statement) => actionsOf([statement]).some((action) => action.startsWith('s3:')))).toEqual([
         { Effect: 'Allow', Action: 's3:GetObject', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId(), 'Arn'] }, `/${INBOUND_MAIL_PREFIX}*`]] } },
       ]);
-      expect(sendTargets.sort()).toEqual(Object.values(TASK_QUEUES).map((queue) => queueIdFor(template, queue.name)).sort());
+      const failures = idAtPath(template, 'AWS::SQS::Queue', 'Gatehouse/InboundMail/Failures/Resource');
+      expect(sendTargets.sort()).toEqual([...Object.values(TASK_QUEUES).map((queue) => queueIdFor(template, queue.name)), failures].sort());
       expect(actionsOf(statements)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
       expect(variablesOf(id)).toMatchObject({ [INBOUND_MAIL_ENV.bucket]: { Ref: bucketId() }, [INBOUND_MAIL_ENV.prefix]: INBOUND_MAIL_PREFIX });
       expect(resource('AWS::Lambda::Function', id).Properties).toMatchObject({ Timeout: receiveMail.timeoutSeconds, MemorySize: receiveMail.memoryMb });

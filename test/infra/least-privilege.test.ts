@@ -84,7 +84,7 @@ describe('least privilege', () => {
     expect(actionsOf(statementsOf(functionIdFor(template, route)))).toEqual(expect.arrayContaining(TABLE_WRITES));
   });
 
-  it('lets a function send only to the queues its access declares, its own dead letters and its event source failure destination', () => {
+  it('lets a function send only to the queues its access declares, its own dead letters and its failure destinations', () => {
     const taskQueueIds = Object.values(TASK_QUEUES).map((queue) => queueIdFor(template, queue.name));
     const toolCallQueueId = queueIdFor(template, TOOL_CALL_QUEUE.name);
     const deliveryQueueId = queueIdFor(template, WEBHOOK_DELIVERY_QUEUE.name);
@@ -93,8 +93,12 @@ describe('least privilege', () => {
     const functions = declaredFunctions(template);
     const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as CfnResource[];
     /** Where Lambda sends the batches a function's event sources give up on (it sends with the function's role). */
-    const failureDestinations = (id: string) =>
-      mappings.filter(({ Properties }) => Properties.FunctionName.Ref === id).flatMap(({ Properties }) => Properties.DestinationConfig?.OnFailure ? [getAttTarget(Properties.DestinationConfig.OnFailure.Destination)] : []);
+    const eventInvokeConfigs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')) as CfnResource[];
+    const failureDestinations = (id: string) => [
+      ...mappings.filter(({ Properties }) => Properties.FunctionName.Ref === id).flatMap(({ Properties }) => (Properties.DestinationConfig?.OnFailure ? [getAttTarget(Properties.DestinationConfig.OnFailure.Destination)] : [])),
+      // Asynchronous invocations (SES's) that fail after Lambda's retries go to the function's own destination.
+      ...eventInvokeConfigs.filter(({ Properties }) => Properties.FunctionName.Ref === id).flatMap(({ Properties }) => (Properties.DestinationConfig?.OnFailure ? [getAttTarget(Properties.DestinationConfig.OnFailure.Destination)] : [])),
+    ];
     /** Consumers of a queue whose definition has `deadLetterUrlEnv` dead-letter into its DLQ themselves. */
     const ownDeadLetters = (name: string) =>
       consumers

@@ -130,12 +130,13 @@ describe('monitoring', () => {
       ...allQueues.map(({ name }) => ({ name: `${name}-dlq`, id: queueIdFor(template, `${name}-dlq`) })),
       { name: 'event-trigger-failures', id: idAtPath(template, 'AWS::SQS::Queue', 'Gatehouse/EventTriggers/Failures/Resource') },
       { name: 'fan-out-failures', id: idAtPath(template, 'AWS::SQS::Queue', 'Gatehouse/Webhooks/FanOutFailures/Resource') },
+      { name: 'inbound-mail-failures', id: idAtPath(template, 'AWS::SQS::Queue', 'Gatehouse/InboundMail/Failures/Resource') },
     ];
 
-    it('alarms on every dead-letter queue (one per declared queue, and the stream consumers\' failure queues) as soon as it holds a message', () => {
+    it('alarms on every dead-letter queue (one per declared queue, the stream consumers\' and the mail receiver\'s failure queues) as soon as it holds a message', () => {
       const depthAlarms = alarms.filter((alarm) => alarmMetrics(alarm).some(({ name }) => name === 'ApproximateNumberOfMessagesVisible'));
 
-      expect(depthAlarms).toHaveLength(allQueues.length + 2);
+      expect(depthAlarms).toHaveLength(allQueues.length + 3);
       for (const { name, id } of deadLetterQueues()) {
         const [alarm, ...others] = alarmsOn('ApproximateNumberOfMessagesVisible', { QueueName: queueName(id) });
         expect(others, name).toEqual([]);
@@ -144,7 +145,7 @@ describe('monitoring', () => {
       }
       // Every dead-letter queue of the template is watched: none is left out of the declarations.
       const redriveTargets = (Object.values(template.findResources('AWS::SQS::Queue')) as CfnResource[]).flatMap(({ Properties }) => (Properties.RedrivePolicy ? [Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]] : []));
-      expect(new Set(deadLetterQueues().map(({ id }) => id))).toEqual(new Set([...redriveTargets, ...deadLetterQueues().slice(-2).map(({ id }) => id)]));
+      expect(new Set(deadLetterQueues().map(({ id }) => id))).toEqual(new Set([...redriveTargets, ...deadLetterQueues().slice(-3).map(({ id }) => id)]));
     });
 
     it.each(allQueues.map(({ name }) => [name]))('alarms when the oldest message of %s outlives two visibility timeouts', (name) => {
@@ -246,7 +247,7 @@ describe('monitoring', () => {
     it('has exactly the alarms above: dead letters, oldest messages, functions, the two iterator ages, API 5xx, webhook failures', () => {
       const functions = functionIds().length;
 
-      expect(alarms).toHaveLength(allQueues.length + 2 + allQueues.length + functions + 4);
+      expect(alarms).toHaveLength(allQueues.length + 3 + allQueues.length + functions + 4);
     });
   });
 

@@ -18,9 +18,9 @@ describe('task queues and worker', () => {
     template = synthGatehouse();
   }, 120_000);
 
-  it('creates one queue and one dead-letter queue per queue of topology.ts, plus the two stream consumers\' failure queues', () => {
+  it('creates one queue and one dead-letter queue per queue of topology.ts, plus the two stream consumers\' and the mail receiver\'s failure queues', () => {
     expect(allQueues.length).toBeGreaterThan(definitions.length);
-    template.resourceCountIs('AWS::SQS::Queue', 2 * allQueues.length + 2);
+    template.resourceCountIs('AWS::SQS::Queue', 2 * allQueues.length + 3);
     for (const definition of allQueues) {
       expect(queueId(definition.name)).toBeTruthy();
       expect(queueId(`${definition.name}-dlq`)).toBeTruthy();
