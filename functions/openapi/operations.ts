@@ -89,16 +89,18 @@ export const operations: Record<string, OperationSpec> = {
     example: { settings: { approvals_channel: 'C0123APPROVALS' } },
   },
   'DELETE /integrations/{integration_id}': { summary: 'Delete an integration and destroy its credentials', request: { params: integrations.integrationParams }, responses: noContent },
-  'POST /integrations/{integration_id}/test': { summary: 'Check the stored credentials with one provider call (refused credentials revoke the integration)', request: { params: integrations.integrationParams }, responses: ok('IntegrationTest') },
+  'POST /integrations/{integration_id}/test': { summary: 'Check the stored credentials with one provider call (refused credentials revoke the integration)', request: { params: integrations.integrationParams }, responses: ok('IntegrationTest'), errors: [503] },
   'POST /integrations/{integration_id}/slack/interactions': {
     summary: "Slack's interactivity requests (button clicks, modal submissions); no API key, verified with the app's signing secret",
     request: { params: integrations.integrationParams },
-    responses: ok('SlackAnswer'),
+    responses: { 200: { description: 'Acknowledged: an empty text/plain body, or JSON (a modal\'s `response_action: "errors"`)', schema: 'SlackAnswer', media: ['text/plain'] } },
+    errors: [401, 503],
   },
   'POST /integrations/{integration_id}/slack/events': {
     summary: "Slack's Events API (channel messages, url_verification); no API key, verified with the app's signing secret",
     request: { params: integrations.integrationParams },
-    responses: ok('SlackAnswer'),
+    responses: { 200: { description: 'Acknowledged: an empty text/plain body, or JSON (the `url_verification` challenge)', schema: 'SlackAnswer', media: ['text/plain'] } },
+    errors: [401, 503],
   },
 
   'GET /triggers': { summary: 'List triggers, newest first', request: { query: triggers.listTriggersQuery }, responses: ok('TriggerList') },

@@ -1,6 +1,8 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from '#shared/zod';
+import { PayloadTooLargeError } from '#shared/domain/errors';
+import { limits } from '#shared/config/limits';
 import { errorMapper } from '#shared/http/error-mapper';
 import { handOver, routeOf, type RouteInternal } from '#shared/http/request-context';
 import { requestLimits } from '#shared/http/request-limits';
@@ -29,6 +31,9 @@ export function signedCallbackHandler<P extends z.ZodType>(schemas: { params: P 
     .handler(async (event, context) => {
       const headers = Object.fromEntries(Object.entries(event.headers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string').map(([name, value]) => [name.toLowerCase(), value]));
       const rawBody = event.body == null ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+      // The same cap as every JSON body: nothing larger is read or handed on.
+      const { maxBodyBytes } = limits();
+      if (Buffer.byteLength(rawBody, 'utf8') > maxBodyBytes) throw new PayloadTooLargeError(maxBodyBytes);
       return handle({ params: routeOf(context).params as z.infer<P>, rawBody, headers, requestId: event.requestContext?.requestId ?? context.awsRequestId });
     });
   return observedHandler(route);

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes';
+import { guardNetwork, type NetworkGuard } from '../support/fuzz-network-guard';
 import { describeRequest, requestArb, type Generated } from '../support/fuzz-requests';
 import { apiClient, startTestRuntime, type TestRuntime } from '../support/local-runtime';
+import { startGitHubApiServer, type GitHubApiServer } from '../support/providers/github-api-server';
+import { startSlackApiServer, type SlackApiServer } from '../support/providers/slack-api-server';
 import { rawClient, type RawResponse } from '../support/raw-http';
 import { routeKey, validBodies } from '../support/route-samples';
 import { tableSnapshot } from '../support/table-snapshot';
@@ -20,15 +23,28 @@ import { tableSnapshot } from '../support/table-snapshot';
  * bodies answered 500, and the other breakages never sent one alone). Reading routes get
  * free-form requests (a GET that happens to be valid may answer 200; it writes nothing either way).
  *
+ * The signed callback routes (Slack's interactions and events) take no API key: their breakages
+ * are a bad signature or an id that is no Slack integration, and correctly signed requests carry
+ * every kind of body, from another Slack workspace so that none is acted on (see
+ * test/support/fuzz-requests.ts). Integrations are connected against loopback providers, and
+ * no name outside loopback may even be looked up (test/support/fuzz-network-guard.ts).
+ *
  * Size: FUZZ_RUNS runs per route (default 30), each a batch of BATCH requests sent concurrently
  * on one runtime, so about routes × FUZZ_RUNS × BATCH requests in total; the count is printed.
  */
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const BATCH = 4;
+const GITHUB_TOKEN = 'ghp_fuzz0123456789abcdef';
+const SLACK_BOT_TOKEN = 'xoxb-fuzz-0123456789';
+const SIGNING_SECRET = '0f1e2d3c4b5a69780f1e2d3c4b5a6978';
 
 let runtime: TestRuntime;
 let http: ReturnType<typeof rawClient>;
+let network: NetworkGuard;
+let github: GitHubApiServer;
+let slackApi: SlackApiServer;
+let otherIntegrationId: string;
 /** Ids of tenant A's records that exist; for the others, ids that look right but exist nowhere. */
 const ids: Record<string, string> = {
   artifact_id: 'art_01JZZZZZZZZZZZZZZZZZZZZZZZ',
@@ -64,6 +80,9 @@ function problemsOf(request: Generated, response: RawResponse): string[] {
 
 describe('fuzzing every route of the route table', () => {
   beforeAll(async () => {
+    network = guardNetwork();
+    github = await startGitHubApiServer({ tokens: { [GITHUB_TOKEN]: { login: 'fuzz', id: 1 } } });
+    slackApi = await startSlackApiServer({ tokens: { [SLACK_BOT_TOKEN]: { team_id: 'T0FUZZ', team: 'Fuzz', user_id: 'U0BOT', user: 'gatehouse', bot_id: 'B0BOT' } } });
     runtime = await startTestRuntime('fuzz', { workers: false });
     http = rawClient(`http://127.0.0.1:${runtime.port}`);
     const a = apiClient(runtime.baseUrl, runtime.keys.a);
@@ -77,6 +96,10 @@ describe('fuzzing every route of the route table', () => {
     ids.webhook_id = (await a('POST', '/webhooks', validBodies['POST /webhooks'])).body.webhook_id;
     ids.session_id = (await a('POST', '/sessions', validBodies['POST /sessions'])).body.session_id;
     ids.trigger_id = (await a('POST', '/triggers', validBodies['POST /triggers'])).body.trigger_id;
+    // A Slack integration, so that its signed callbacks reach their signature check and beyond, and a GitHub one.
+    ids.integration_id = (await a('POST', '/integrations', { kind: 'slack', name: 'Fuzz Slack', credentials: { bot_token: SLACK_BOT_TOKEN, signing_secret: SIGNING_SECRET }, settings: { api_url: slackApi.url } })).body.integration_id;
+    otherIntegrationId = (await a('POST', '/integrations', { kind: 'github', name: 'Fuzz GitHub', credentials: { token: GITHUB_TOKEN }, settings: { api_url: github.url } })).body.integration_id;
+    expect(otherIntegrationId).toMatch(/^int_/);
     for (const path of ['/tasks?limit=1', '/projects?limit=1', '/events?limit=1', '/approvals?limit=1&status=pending']) {
       const cursor = (await a('GET', path)).body.next_cursor;
       if (cursor) realCursors.push(cursor);
@@ -89,6 +112,8 @@ describe('fuzzing every route of the route table', () => {
   afterAll(async () => {
     http?.close();
     await runtime?.stop();
+    await Promise.all([github?.close(), slackApi?.close()]);
+    network?.restore();
     const byStatus = [...statuses.entries()].sort(([x], [y]) => x - y).map(([status, count]) => `${status}×${count}`).join(' ');
     console.log(`fuzz: ${sent} requests over ${routes.length} routes (${RUNS} runs × ${BATCH} per route): ${byStatus}`);
   });
@@ -96,7 +121,7 @@ describe('fuzzing every route of the route table', () => {
   for (const route of routes) {
     it(`${routeKey(route)}: no 5xx, every error a problem+json, no malformed write accepted`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(requestArb(route, runtime.keys, { ids, realCursors }), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+        fc.asyncProperty(fc.array(requestArb(route, runtime.keys, { ids, realCursors, signingSecret: SIGNING_SECRET, otherIntegrationId }), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
           const responses = await Promise.all(batch.map(send));
           const failures = batch.flatMap((request, index) => problemsOf(request, responses[index]).map((problem) => `${problem}: ${describeRequest(request, responses[index])}`));
           if (failures.length > 0) throw new Error(failures.join('\n'));
@@ -108,5 +133,9 @@ describe('fuzzing every route of the route table', () => {
 
   it('wrote nothing: the table is as it was before the malformed requests', async () => {
     expect(await tableSnapshot()).toEqual(before);
+  });
+
+  it('looked up no name outside loopback: no request reached a real provider', () => {
+    expect(network.refused).toEqual([]);
   });
 });

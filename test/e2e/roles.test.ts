@@ -23,7 +23,7 @@ async function pendingApproval(): Promise<string> {
   return (await admin('GET', `/approvals?task_id=${task.task_id}`)).body.approvals[0].approval_id;
 }
 
-const ids = { agent_id: 'agt_x', task_id: 'tsk_x', artifact_id: 'art_x', approval_id: 'apr_x', webhook_id: 'whk_x', delivery_id: 'dlv_x', project_id: 'prj_x', scan_id: 'scn_x', finding_id: 'fnd_x', rule_id: 'rule_x', key_id: 'key_x', user_id: 'usr_x', session_id: 'ses_x', trigger_id: 'trg_x' };
+const ids = { agent_id: 'agt_x', task_id: 'tsk_x', artifact_id: 'art_x', approval_id: 'apr_x', webhook_id: 'whk_x', delivery_id: 'dlv_x', project_id: 'prj_x', scan_id: 'scn_x', finding_id: 'fnd_x', rule_id: 'rule_x', key_id: 'key_x', user_id: 'usr_x', session_id: 'ses_x', trigger_id: 'trg_x', integration_id: 'int_x' };
 const callable = routes.filter((route) => route.role && !route.streaming);
 
 describe('roles over HTTP', () => {
@@ -61,7 +61,7 @@ describe('roles over HTTP', () => {
         expect(headers.get('content-type')).toMatch(/application\/problem\+json/);
       }
     }
-    for (const path of ['/agents', '/tasks', '/approvals', '/webhooks', '/projects', '/events', '/settings/retention', '/me']) {
+    for (const path of ['/agents', '/tasks', '/approvals', '/webhooks', '/integrations', '/projects', '/events', '/settings/retention', '/me']) {
       expect((await keys.viewer.call('GET', path)).status, path).toBe(200);
     }
   });

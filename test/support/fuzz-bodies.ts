@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { RouteDefinition } from '#functions/routes';
-import { routeKey, validBodies } from './route-samples';
+import { FOREIGN_SLACK_TEAM, routeKey, signedCallbackSamples, validBodies } from './route-samples';
 
 /** Request bodies for fuzz-routes.test.ts that the route must refuse, whatever else the request holds. */
 
@@ -82,10 +82,17 @@ const NUMBER = '__unstorable_number__';
 const numberPlaces: Record<string, Record<string, unknown>[]> = {
   'POST /projects/{project_id}/scans': [{ detectors: ['security'], metadata: { build: NUMBER } }, { metadata: { a: 'x', b: NUMBER } }],
   'POST /approvals/{approval_id}/resolve': [{ decision: 'approved', modified_action: { type: 'mail.send', to: 'ada@prospect.example', subject: 'Hi', body: 'Hello', attempt: NUMBER } }],
-  'PATCH /agents/{agent_id}/config': [{ approval_ttl_hours: NUMBER }],
+  'PATCH /agents/{agent_id}/config': [{ approval_ttl_hours: NUMBER }, { integrations: { github: NUMBER } }],
   'PATCH /settings/retention': [{ retention_days: NUMBER }],
   'POST /projects': [{ name: 'Site', target: 'https://www.example.com/', crawl: { max_pages: NUMBER } }],
   'PATCH /projects/{project_id}': [{ crawl: { timeout_seconds: NUMBER } }],
+  // An SMTP port, and a GitHub api_url that is a number (a string one would name a provider to call).
+  'POST /integrations': [
+    { kind: 'email', name: 'Mail', credentials: { host: '127.0.0.1', port: NUMBER }, settings: { from: 'Sales <sales@example.com>' } },
+    { kind: 'github', name: 'GitHub', credentials: { token: 'ghp_fuzz' }, settings: { api_url: NUMBER } },
+  ],
+  // Credentials and settings are free-form JSON in the body, checked against the kind by the service.
+  'PATCH /integrations/{integration_id}': [{ settings: { api_url: NUMBER } }, { settings: { approvers: [NUMBER] } }, { credentials: { bot_token: NUMBER, signing_secret: '0123456789abcdef' } }, { name: 'x', settings: { x: NUMBER } }],
 };
 
 /**
@@ -97,4 +104,65 @@ export function unstorableNumberBody(route: RouteDefinition): fc.Arbitrary<strin
   if (!sample) return undefined;
   const templates = [...Object.keys(sample).map((field) => ({ ...sample, [field]: NUMBER })), ...(numberPlaces[routeKey(route)] ?? [])];
   return fc.tuple(fc.constantFrom(...templates), fc.constantFrom(...UNSTORABLE_NUMBERS)).map(([template, literal]) => JSON.stringify(template).replace(JSON.stringify(NUMBER), literal));
+}
+
+/** What Slack posts to each callback route, from another workspace (so nothing it says is acted on). */
+const slackPayloads: Record<string, Record<string, unknown>[]> = {
+  'POST /integrations/{integration_id}/slack/interactions': [
+    { type: 'block_actions', user: { id: 'U0FUZZ', team_id: FOREIGN_SLACK_TEAM }, team: { id: FOREIGN_SLACK_TEAM }, trigger_id: '1.2.abc', channel: { id: 'C0FUZZ' }, message: { ts: '1732700000.000100' }, actions: [{ action_id: 'approve', block_id: 'gatehouse_approval', value: 'apr_none' }] },
+    { type: 'view_submission', user: { id: 'U0FUZZ', team_id: FOREIGN_SLACK_TEAM }, team: { id: FOREIGN_SLACK_TEAM }, view: { callback_id: 'gatehouse_edit', private_metadata: 'apr_none', state: { values: { body: { body: { type: 'plain_text_input', value: 'x' } } } } } },
+    { type: 'shortcut', team: { id: FOREIGN_SLACK_TEAM }, user: { id: 'U0FUZZ' }, callback_id: 'x', trigger_id: '1.2.abc' },
+  ],
+  'POST /integrations/{integration_id}/slack/events': [
+    { token: 'unused', challenge: 'c-1', type: 'url_verification' },
+    { token: 'unused', team_id: FOREIGN_SLACK_TEAM, api_app_id: 'A0FUZZ', type: 'event_callback', event_id: 'Ev0FUZZ', event_time: 1732700100, event: { type: 'message', channel: 'C0FUZZ', user: 'U0FUZZ', text: 'audit please', ts: '1732700100.000200' } },
+    { token: 'unused', team_id: FOREIGN_SLACK_TEAM, type: 'event_callback', event_id: 'Ev0FUZZ2', event_time: 1732700100, event: { type: 'app_mention', channel: 'C0FUZZ', text: 'hi' } },
+    { token: 'unused', type: 'app_rate_limited', team_id: FOREIGN_SLACK_TEAM, minute_rate_limited: 1518467820 },
+  ],
+};
+
+/** A payload with one field, at any depth, given a value of another type or dropped. */
+function mutatedPayload(payload: Record<string, unknown>): fc.Arbitrary<unknown> {
+  const paths: string[][] = [];
+  const walk = (value: unknown, path: string[]) => {
+    if (path.length > 0) paths.push(path);
+    if (value && typeof value === 'object') for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
+  };
+  walk(payload, []);
+  return fc.tuple(fc.constantFrom(...paths), fc.option(fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: 'grapheme', maxLength: 40 })), { nil: undefined })).map(([path, value]) => {
+    const copy = structuredClone(payload) as Record<string, unknown>;
+    let parent: Record<string, unknown> = copy;
+    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+    if (value === undefined) delete parent[path.at(-1)!];
+    else parent[path.at(-1)!] = value;
+    return copy;
+  });
+}
+
+/**
+ * Bodies for a signed callback route: its sample, Slack's payloads from another workspace (as
+ * sent, or with one field of another type or missing, in the route's encoding or the other
+ * route's), and text that is no payload at all. Signed with the right secret they pass the
+ * signature check; whether the route takes them (200, also for kinds it ignores, so Slack does not
+ * retry) or not (400), they never write: nothing comes from the integration's own workspace.
+ */
+export function signedCallbackBody(route: RouteDefinition): fc.Arbitrary<string> {
+  const key = routeKey(route);
+  const payloads = slackPayloads[key];
+  const form = (json: unknown) => `payload=${encodeURIComponent(JSON.stringify(json) ?? 'undefined')}`;
+  const encode = key.endsWith('/interactions') ? form : (json: unknown) => JSON.stringify(json) ?? 'null';
+  const payload = fc.oneof(fc.constantFrom(...payloads), fc.constantFrom(...payloads).chain(mutatedPayload));
+  return fc.oneof(
+    fc.constant(signedCallbackSamples[key].body),
+    payload.map(encode),
+    // the other encoding: JSON where a form is expected and the other way round
+    payload.map((json) => (encode === form ? JSON.stringify(json) : form(json))),
+    // a form with no, an empty, a doubled or a non-JSON `payload`
+    fc.constantFrom('', 'payload=', 'payload', '=', '&&', 'payload=%7B', 'payload=%zz', 'payload=null', 'payload=%5B%5D', 'payload=1e999', `${form(payloads[0])}&${form(payloads[0])}`, 'payload=%7B%22type%22%3A%22__proto__%22%7D'),
+    fc.string({ unit: 'grapheme', maxLength: 60 }).map((text) => `payload=${encodeURIComponent(text)}`),
+    fc.constantFrom('{', '{"type":', '[]', 'null', '"x"', '{"type":null}', '{"type":{}}', '{"type":"event_callback"}', '{"type":"url_verification"}', '{"type":"url_verification","challenge":""}', '{"__proto__":{"type":"url_verification"}}', '{"constructor":{"prototype":{"x":1}}}'),
+    fc.constantFrom(100, 5_000, 100_000).map((depth) => `{"type":"event_callback","event":${deep(depth)}}`),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 }),
+    fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
+  );
 }

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import type { RouteDefinition } from '#functions/routes';
-import { invalidBody, unstorableNumberBody } from './fuzz-bodies';
+import { invalidBody, signedCallbackBody, unstorableNumberBody } from './fuzz-bodies';
 import type { RawRequest, RawResponse } from './raw-http';
-import { fillPath, pathParams, requiredQueries, routeKey, validBodies } from './route-samples';
+import { fillPath, pathParams, requiredQueries, routeKey, signedCallbackRoutes, signedCallbackSamples, validBodies } from './route-samples';
+import { signedHeaders } from './slack-requests';
 
 /** The requests fuzz-routes.test.ts sends: arbitraries of headers, paths, queries and bodies. */
 
@@ -10,10 +11,18 @@ import { fillPath, pathParams, requiredQueries, routeKey, validBodies } from './
 export interface FuzzWorld {
   ids: Record<string, string>;
   realCursors: readonly string[];
+  /** The signing secret of the Slack integration `ids.integration_id` names: what its callbacks are signed with. */
+  signingSecret: string;
+  /** A real integration of another kind than Slack, which the Slack callbacks must not know either. */
+  otherIntegrationId: string;
 }
 
-/** Which part of a request to a writing route is broken on purpose. */
-export type Breakage = 'auth' | 'body' | 'content_type' | 'path_id' | 'number';
+/**
+ * Which part of a request to a writing route is broken on purpose. For the signed callback routes
+ * (no API key), `signature` is their `auth` (missing, malformed, stale or forged), and `path_id`
+ * an id that names no Slack integration, with a signature that is right for it.
+ */
+export type Breakage = 'auth' | 'body' | 'content_type' | 'path_id' | 'number' | 'signature';
 
 const printableLatin1 = fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((code) => String.fromCharCode(code));
 const headerValue = fc.string({ unit: printableLatin1, maxLength: 300 });
@@ -94,6 +103,7 @@ export interface Generated extends RawRequest {
 }
 
 export function requestArb(route: RouteDefinition, keys: { a: string; b: string }, world: FuzzWorld): fc.Arbitrary<Generated> {
+  if (signedCallbackRoutes.includes(route)) return signedCallbackArb(route, keys, world);
   const writes = route.method !== 'GET';
   const params = pathParams(route);
   const sample = validBodies[routeKey(route)];
@@ -158,6 +168,67 @@ export function requestArb(route: RouteDefinition, keys: { a: string; b: string 
       if (draft.idempotencyKey !== undefined) headers['Idempotency-Key'] = draft.idempotencyKey;
       if (draft.accept !== undefined) headers.Accept = draft.accept;
       return { method: route.method, path: `${fillPath(route, values, (segment) => segment)}${draft.query}`, headers, body, breakage: draft.breakage };
+    });
+}
+
+/** Hex like a signing secret, never the one of the integration under test. */
+const otherSecret = fc.stringMatching(/^[0-9a-f]{32}$/);
+
+/**
+ * Requests to a signed callback route (Slack's interactions and events): there the credential is
+ * the signature over the raw body, not the Authorization header, which varies freely (absent,
+ * garbage, a real key of either tenant) and must change nothing. Broken in `signature` or
+ * `path_id`, a request must be refused; signed right (no breakage), any body may come, which the
+ * route answers 400 or, for payloads it ignores, 200 (Slack retries anything else), never 5xx.
+ */
+function signedCallbackArb(route: RouteDefinition, keys: { a: string; b: string }, world: FuzzWorld): fc.Arbitrary<Generated> {
+  const sample = signedCallbackSamples[routeKey(route)];
+  const secret = world.signingSecret;
+  type SignatureFault = { kind: 'missing' | 'no_timestamp' | 'no_signature' | 'other_secret' | 'other_body' | 'other_timestamp' | 'skewed' | 'garbage'; secret: string; skew: number; signature: string; timestamp: string; tail: string };
+  return fc
+    .record({
+      breakage: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.constant<Breakage>('signature'), weight: 3 }, { arbitrary: fc.constant<Breakage>('path_id'), weight: 1 }),
+      fault: fc.record<SignatureFault>({
+        kind: fc.constantFrom('missing', 'no_timestamp', 'no_signature', 'other_secret', 'other_body', 'other_timestamp', 'skewed', 'garbage'),
+        secret: otherSecret,
+        // well outside the 300 s window, so that the time a request takes to be sent cannot bring it back in
+        skew: fc.oneof(fc.integer({ min: 360, max: 10_000_000 }), fc.integer({ min: -10_000_000, max: -360 })),
+        signature: fc.oneof(headerValue, fc.stringMatching(/^v0=[0-9a-fA-F]{60,68}$/), fc.constantFrom('', 'v0=', 'v1=', `v0=${'0'.repeat(64)}`)),
+        timestamp: fc.oneof(headerValue, fc.constantFrom('', '0', '-1', '1e9', ' 1', '99999999999999999999', 'NaN')),
+        tail: fc.string({ minLength: 1, maxLength: 3 }),
+      }),
+      body: signedCallbackBody(route),
+      segment: fc.oneof(unknownSegment, fc.constant(safeEncode(`${world.ids.integration_id.slice(0, -6)}zzzzzz`)), fc.constant(safeEncode(world.otherIntegrationId))),
+      authorization: fc.option(fc.oneof(fc.constantFrom(`Bearer ${keys.a}`, `Bearer ${keys.b}`), badTokens), { nil: undefined }),
+      contentType: fc.oneof({ arbitrary: fc.constant(sample.contentType), weight: 3 }, { arbitrary: fc.option(anyContentType, { nil: undefined }), weight: 1 }),
+      retry: fc.option(fc.oneof(fc.constantFrom('1', '2', '3'), headerValue), { nil: undefined }),
+      // Mostly none: the route reads no query, and a long one (414) would stop the request before its body is read.
+      query: fc.oneof({ arbitrary: fc.constant(''), weight: 3 }, { arbitrary: queryArb(route, world), weight: 1 }),
+    })
+    .map((draft) => {
+      const now = Math.floor(Date.now() / 1000);
+      const signatureOf = (key: string, body: string, at: number): Record<string, string> => {
+        const signed = signedHeaders(key, body, sample.contentType, at);
+        return { 'X-Slack-Signature': signed['X-Slack-Signature'], 'X-Slack-Request-Timestamp': signed['X-Slack-Request-Timestamp'] };
+      };
+      const right = signatureOf(secret, draft.body, now);
+      const { kind, secret: wrong, skew, tail } = draft.fault;
+      const faulty: Record<SignatureFault['kind'], () => Record<string, string>> = {
+        missing: () => ({}),
+        no_timestamp: () => ({ 'X-Slack-Signature': right['X-Slack-Signature'] }),
+        no_signature: () => ({ 'X-Slack-Request-Timestamp': right['X-Slack-Request-Timestamp'] }),
+        other_secret: () => signatureOf(wrong, draft.body, now),
+        other_body: () => signatureOf(secret, `${draft.body}${tail}`, now),
+        other_timestamp: () => ({ ...right, 'X-Slack-Request-Timestamp': String(now + Math.sign(skew)) }),
+        skewed: () => signatureOf(secret, draft.body, now + skew),
+        garbage: () => ({ 'X-Slack-Signature': draft.fault.signature, 'X-Slack-Request-Timestamp': draft.fault.timestamp }),
+      };
+      const headers: Record<string, string> = draft.breakage === 'signature' ? faulty[kind]() : right;
+      if (draft.authorization !== undefined) headers.Authorization = draft.authorization;
+      if (draft.contentType !== undefined) headers['Content-Type'] = draft.contentType;
+      if (draft.retry !== undefined) Object.assign(headers, { 'X-Slack-Retry-Num': draft.retry, 'X-Slack-Retry-Reason': 'http_timeout' });
+      const segment = draft.breakage === 'path_id' ? draft.segment : safeEncode(world.ids.integration_id);
+      return { method: route.method, path: `${fillPath(route, { integration_id: segment }, (value) => value)}${draft.query}`, headers, body: draft.body, breakage: draft.breakage };
     });
 }
 

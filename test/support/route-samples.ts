@@ -23,8 +23,32 @@ export function fillPath(route: RouteDefinition, values: Record<string, string>,
   return route.unversioned ? filled : `/${API_VERSION}${filled}`;
 }
 
-/** The routes a client calls with an API key (all but the unauthenticated health check). */
+/** The routes a client calls with an API key or access token. */
 export const authenticatedRoutes = routes.filter((route) => route.auth !== 'none');
+
+/**
+ * The public routes are of two kinds. GETs are static documents (health, problem types, the
+ * OpenAPI document): nothing to authorize. The others are provider callbacks (Slack's
+ * interactions and events): no API key either, but each request must carry the provider's
+ * signature over its raw body, made with the integration's signing secret; unsigned or forged ones
+ * are 401 and an id that is no such integration 404. They take the provider's bodies (form-encoded
+ * or JSON), so their samples are raw text (`signedCallbackSamples`), not `validBodies`.
+ */
+export const signedCallbackRoutes = routes.filter((route) => route.auth === 'none' && route.method !== 'GET');
+
+/** A Slack workspace no integration under test belongs to: what it sends is verified, then ignored. */
+export const FOREIGN_SLACK_TEAM = 'T0ELSEWHERE';
+
+/** A raw body each signed callback route accepts once signed, with its content type, as the provider sends it. */
+export const signedCallbackSamples: Record<string, { contentType: string; body: string }> = {
+  // A button click of another workspace than the integration's: verified, then ignored (200), so it changes nothing.
+  'POST /integrations/{integration_id}/slack/interactions': {
+    contentType: 'application/x-www-form-urlencoded',
+    body: `payload=${encodeURIComponent(JSON.stringify({ type: 'block_actions', user: { id: 'U0SAMPLE', team_id: FOREIGN_SLACK_TEAM }, team: { id: FOREIGN_SLACK_TEAM }, trigger_id: '1.2.abc', actions: [{ action_id: 'approve', value: 'apr_none' }] }))}`,
+  },
+  // Slack's URL check when the Events URL is saved: answered with the challenge, nothing stored.
+  'POST /integrations/{integration_id}/slack/events': { contentType: 'application/json', body: JSON.stringify({ token: 'unused', challenge: 'sample-challenge', type: 'url_verification' }) },
+};
 
 /** A body each writing route accepts (given ids that exist); routes without one take no body. */
 export const validBodies: Record<string, Record<string, unknown>> = {
@@ -36,6 +60,12 @@ export const validBodies: Record<string, Record<string, unknown>> = {
   'POST /sessions/{session_id}/close': { reason: 'done' },
   'POST /triggers': { name: 'Sample trigger', source: { type: 'schedule', cron: '0 8 * * 1', timezone: 'Europe/Berlin' }, task: { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } } },
   'PATCH /triggers/{trigger_id}': { enabled: false },
+  // The deployment's own SES sending: nothing of the tenant's to check with a provider, so this
+  // body connects at once and no test reaches a network with it. Tests that connect GitHub or
+  // Slack start a loopback provider (test/support/providers) and name it in `settings.api_url`:
+  // without one the default is the real api.github.com or slack.com.
+  'POST /integrations': { kind: 'email', name: 'Sample mail', credentials: { ses: true }, settings: { from: 'Sales <sales@example.com>' } },
+  'PATCH /integrations/{integration_id}': { name: 'Renamed integration' },
   'POST /approvals/{approval_id}/resolve': { decision: 'denied', comment: 'not now' },
   'POST /webhooks': { url: 'https://hooks.example.com/gatehouse', events: ['task.complete'], secret: 'whsec-0123456789abcdef' },
   'PATCH /webhooks/{webhook_id}': { events: ['task.complete', 'task.failed'] },

@@ -24,7 +24,11 @@ export class ToolProxyUnavailableError extends Error {
 }
 
 async function invoke<T>(request: ToolProxyRequest): Promise<T> {
-  const answer = await lambdaClient().send(new InvokeCommand({ FunctionName: getStringFromEnv(TOOL_PROXY_FUNCTION_ENV), InvocationType: 'RequestResponse', Payload: Buffer.from(JSON.stringify(request)) }));
+  const answer = await lambdaClient()
+    .send(new InvokeCommand({ FunctionName: getStringFromEnv(TOOL_PROXY_FUNCTION_ENV), InvocationType: 'RequestResponse', Payload: Buffer.from(JSON.stringify(request)) }))
+    .catch((error: unknown) => {
+      throw new ToolProxyUnavailableError(`The tool proxy could not be invoked: ${error instanceof Error ? error.message : String(error)}`);
+    });
   const text = answer.Payload ? Buffer.from(answer.Payload).toString('utf8') : '';
   if (answer.FunctionError) throw new ToolProxyUnavailableError(`The tool proxy failed (${answer.FunctionError}): ${text.slice(0, 500)}`);
   try {

@@ -7,8 +7,10 @@ import { lambdaContext, loadHandler } from '#lib/local/handler-loader';
 import type { LocalResponseStream, ResponsePrelude } from '#lib/local/lambda-streaming';
 import { mapErrorToResponse } from '#shared/http/error-mapper';
 import { apiClient, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { startSlackApiServer, type SlackApiServer } from '../../support/providers/slack-api-server';
 import { rawClient, type RawResponse } from '../../support/raw-http';
-import { authenticatedRoutes, fillPath, queryString, requiredQueries, routeKey, validBodies } from '../../support/route-samples';
+import { authenticatedRoutes, fillPath, queryString, requiredQueries, routeKey, signedCallbackRoutes, signedCallbackSamples, validBodies } from '../../support/route-samples';
+import { signedHeaders } from '../../support/slack-requests';
 
 /**
  * OWASP API Security Top 10 (2023): API2 Broken Authentication, API5 Broken Function Level
@@ -17,8 +19,13 @@ import { authenticatedRoutes, fillPath, queryString, requiredQueries, routeKey, 
  */
 
 const run = promisify(execFile);
+const SLACK_BOT_TOKEN = 'xoxb-surface-0123456789';
+const SIGNING_SECRET = '5f1e2d3c4b5a69788796a5b4c3d2e1f0';
 let runtime: TestRuntime;
 let http: ReturnType<typeof rawClient>;
+let slackApi: SlackApiServer;
+/** A Slack integration of tenant A that only the signature tests use (API8 deletes `ids.integration_id` as it calls every route). */
+let signedIntegrationId: string;
 const ids: Record<string, string> = {};
 
 function pathOf(route: (typeof routes)[number], values = ids): string {
@@ -29,6 +36,25 @@ function pathOf(route: (typeof routes)[number], values = ids): string {
 function callRoute(route: (typeof routes)[number], headers: Record<string, string>, path = pathOf(route)): Promise<RawResponse> {
   const body = validBodies[routeKey(route)];
   return http.send({ method: route.method, path, headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
+}
+
+interface SignedOptions {
+  secret?: string;
+  body?: string;
+  /** Sent after the signature headers: replace them, or remove one with `undefined`. */
+  headers?: Record<string, string | undefined>;
+  /** The body the signature is made over, when it is not the body sent. */
+  signedBody?: string;
+  timestamp?: number;
+}
+
+/** A signed callback route's sample (or `body`), signed as Slack signs it, sent for `integrationId`. */
+function sendSigned(route: (typeof routes)[number], integrationId: string, options: SignedOptions = {}): Promise<RawResponse> {
+  const sample = signedCallbackSamples[routeKey(route)];
+  const body = options.body ?? sample.body;
+  const signature = signedHeaders(options.secret ?? SIGNING_SECRET, options.signedBody ?? body, sample.contentType, options.timestamp);
+  const headers = Object.fromEntries(Object.entries({ ...signature, ...options.headers }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return http.send({ method: route.method, path: fillPath(route, { integration_id: integrationId }), headers, body });
 }
 
 function expectProblem(response: RawResponse, status: number, code: string): void {
@@ -45,9 +71,16 @@ async function keysCli(...args: string[]): Promise<string> {
 
 describe('OWASP API2/API5/API8/API9', () => {
   beforeAll(async () => {
+    slackApi = await startSlackApiServer({ tokens: { [SLACK_BOT_TOKEN]: { team_id: 'T0SURFACE', team: 'Surface', user_id: 'U0BOT', user: 'gatehouse', bot_id: 'B0BOT' } } });
     runtime = await startTestRuntime('owasp-surface', { workers: false });
     http = rawClient(`http://127.0.0.1:${runtime.port}`);
     const a = apiClient(runtime.baseUrl, runtime.keys.a);
+    // Slack integrations (a loopback Slack checks the bot token), so that the signed callback
+    // routes reach their signature check instead of stopping at an unknown id.
+    const connectSlack = async () => (await a('POST', '/integrations', { kind: 'slack', name: 'Surface Slack', credentials: { bot_token: SLACK_BOT_TOKEN, signing_secret: SIGNING_SECRET }, settings: { api_url: slackApi.url } })).body.integration_id;
+    ids.integration_id = await connectSlack();
+    signedIntegrationId = await connectSlack();
+    expect([ids.integration_id, signedIntegrationId]).toEqual([expect.stringMatching(/^int_/), expect.stringMatching(/^int_/)]);
     ids.agent_id = (await a('POST', '/agents/deploy', { agent_slug: 'ai-readiness' })).body.agent_id;
     ids.task_id = (await a('POST', '/tasks', validBodies['POST /tasks'])).body.task_id;
     ids.webhook_id = (await a('POST', '/webhooks', validBodies['POST /webhooks'])).body.webhook_id;
@@ -59,6 +92,7 @@ describe('OWASP API2/API5/API8/API9', () => {
   afterAll(async () => {
     http?.close();
     await runtime?.stop();
+    await slackApi?.close();
   });
 
   describe('API2 Broken Authentication', () => {
@@ -110,6 +144,50 @@ describe('OWASP API2/API5/API8/API9', () => {
         expectProblem(response, 401, 'unauthorized');
       }
     }, 120_000);
+
+    // The public routes are not all static documents: the signed callbacks (Slack's interactions
+    // and events) take no API key because Slack cannot send one; the signature over the body, made
+    // with the integration's signing secret, is their credential, and gets API2's treatment here.
+    for (const route of signedCallbackRoutes) {
+      it(`${routeKey(route)}: a missing, malformed, stale, forged or misplaced Slack signature is 401 problem+json, and an API key does not stand in for one`, async () => {
+        const now = Math.floor(Date.now() / 1000);
+        const valid = signedHeaders(SIGNING_SECRET, signedCallbackSamples[routeKey(route)].body, signedCallbackSamples[routeKey(route)].contentType, now);
+        const refused: Record<string, SignedOptions> = {
+          'no signature headers': { headers: { 'X-Slack-Signature': undefined, 'X-Slack-Request-Timestamp': undefined } },
+          'empty signature headers': { headers: { 'X-Slack-Signature': '', 'X-Slack-Request-Timestamp': '' } },
+          'a timestamp without a signature': { headers: { 'X-Slack-Signature': undefined } },
+          'a signature without a timestamp': { headers: { 'X-Slack-Request-Timestamp': undefined } },
+          'a signature of another version': { headers: { 'X-Slack-Signature': valid['X-Slack-Signature'].replace(/^v0=/, 'v1=') } },
+          'a signature in upper case': { headers: { 'X-Slack-Signature': valid['X-Slack-Signature'].toUpperCase() } },
+          'a truncated signature': { headers: { 'X-Slack-Signature': valid['X-Slack-Signature'].slice(0, -2) } },
+          'a signature with a suffix': { headers: { 'X-Slack-Signature': `${valid['X-Slack-Signature']}00` } },
+          'a timestamp six minutes old': { timestamp: now - 360 },
+          'a timestamp six minutes ahead': { timestamp: now + 360 },
+          'a timestamp that is not whole seconds': { headers: { 'X-Slack-Request-Timestamp': `${now}.5` } },
+          'the signature of another timestamp': { headers: { 'X-Slack-Request-Timestamp': String(now - 1) } },
+          'a signature made with another secret': { secret: '0000000000000000deadbeefdeadbeef' },
+          'the signature of another body': { signedBody: `${signedCallbackSamples[routeKey(route)].body} ` },
+          'an API key instead of a signature': { headers: { 'X-Slack-Signature': undefined, 'X-Slack-Request-Timestamp': undefined, Authorization: `Bearer ${runtime.keys.a}` } },
+          'the signing secret itself as a Bearer token': { headers: { 'X-Slack-Signature': undefined, 'X-Slack-Request-Timestamp': undefined, Authorization: `Bearer ${SIGNING_SECRET}` } },
+        };
+
+        for (const [label, options] of Object.entries(refused)) {
+          const response = await sendSigned(route, signedIntegrationId, options);
+          expect(response.status, `${label}: ${response.body}`).toBe(401);
+          expectProblem(response, 401, 'unauthorized');
+        }
+      });
+
+      it(`${routeKey(route)}: a correctly signed request is answered, with or without any Authorization header; an unknown integration is 404 signed or not`, async () => {
+        for (const headers of [{}, { Authorization: 'Bearer not a key' }, { Authorization: `Bearer ${runtime.keys.b}` }]) {
+          const response = await sendSigned(route, signedIntegrationId, { headers });
+          expect(response.status, response.body).toBe(200);
+        }
+        for (const options of [{}, { secret: '0000000000000000deadbeefdeadbeef' }, { headers: { 'X-Slack-Signature': undefined, 'X-Slack-Request-Timestamp': undefined } }] as SignedOptions[]) {
+          expectProblem(await sendSigned(route, 'int_00000000000000000000000000', options), 404, 'integration_not_found');
+        }
+      });
+    }
 
     it('the scheme name is case-insensitive (RFC 9110), the key is not', async () => {
       expect((await http.send({ method: 'GET', path: '/v1/tasks', headers: { Authorization: `bearer ${runtime.keys.a}` } })).status).toBe(200);
@@ -172,14 +250,17 @@ describe('OWASP API2/API5/API8/API9', () => {
         responses.push([`${routeKey(route)} without a key`, await callRoute(route, {})]);
         responses.push([`${routeKey(route)} with a non-JSON body`, await http.send({ method: route.method, path: pathOf(route), headers: { Authorization: `Bearer ${runtime.keys.a}`, 'Content-Type': 'text/plain' }, body: 'x' })]);
       }
+      // The signed callbacks answer their successes too: signed as Slack signs them.
+      for (const route of signedCallbackRoutes) responses.push([`${routeKey(route)} signed`, await sendSigned(route, signedIntegrationId)]);
       responses.push(['unknown route', await http.send({ method: 'GET', path: '/v1/nothing', headers: {} })]);
 
-      for (const [label, response] of responses) {
-        expect(response.headers['x-content-type-options'], label).toBe('nosniff');
-        expect(String(response.headers['cache-control']), label).toMatch(/no-store/);
-        expect(response.headers['x-powered-by'], label).toBeUndefined();
-        expect(response.headers.server, label).toBeUndefined();
-      }
+      // Every offending answer at once, not only the first.
+      const offending = responses.flatMap(([label, response]) => [
+        ...(response.headers['x-content-type-options'] === 'nosniff' ? [] : [`${label} (${response.status}): X-Content-Type-Options ${response.headers['x-content-type-options']}`]),
+        ...(/no-store/.test(String(response.headers['cache-control'])) ? [] : [`${label} (${response.status}): Cache-Control ${response.headers['cache-control']}`]),
+        ...(response.headers['x-powered-by'] === undefined && response.headers.server === undefined ? [] : [`${label}: names its server`]),
+      ]);
+      expect(offending).toEqual([]);
     });
 
     it('CORS is not open: preflights are not answered and no route grants a cross-origin read', async () => {
@@ -221,6 +302,14 @@ describe('OWASP API2/API5/API8/API9', () => {
           expect(response.status, `${routeKey(route)} ${body}`).toBeGreaterThanOrEqual(400);
           expect(response.status).toBeLessThan(500);
           bodies.push(response.body);
+        }
+      }
+      // The signed callbacks read their bodies only once the signature holds: bad bodies, signed.
+      for (const route of signedCallbackRoutes) {
+        for (const body of ['{"a":', '[]', '{"__proto__":{}}', 'payload=%7B', 'payload=null', '{"type":"event_callback"}', '{"type":"url_verification"}', '']) {
+          const response = await sendSigned(route, signedIntegrationId, { body });
+          expect(response.status, `${routeKey(route)} ${body}`).toBeLessThan(500);
+          if (response.status >= 400) bodies.push(response.body);
         }
       }
       for (const body of bodies) expect(body).not.toMatch(/\n\s+at |node_modules|\.ts:\d+|TENANT#|ValidationException|DynamoDB/);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes';
 import { eventually, startTestRuntime, type ApiResponse, type TestRuntime } from '../../support/local-runtime';
-import { authenticatedRoutes, fillPath, pathParams, queryString, requiredQueries, routeKey, validBodies } from '../../support/route-samples';
+import { authenticatedRoutes, fillPath, pathParams, queryString, requiredQueries, routeKey, signedCallbackRoutes, signedCallbackSamples, validBodies } from '../../support/route-samples';
+import { signedHeaders } from '../../support/slack-requests';
 import { tableSnapshot } from '../../support/table-snapshot';
 import { startTestSite, type TestSite } from '../../support/test-site-server';
 import { buildTenantWorld, unknownLike, type TenantWorld } from './tenant-world';
@@ -56,7 +57,20 @@ async function readStream(key: string, headers: Record<string, string>, until: (
 
 /** A's identifiers that must never show up in anything B receives (rule ids are catalogue names, not A's). */
 function aSecrets(): string[] {
-  return [tenantA, ...Object.entries(world.ids).filter(([name]) => name !== 'rule_id').map(([, id]) => id)];
+  return [tenantA, world.slack.a.integrationId, ...Object.entries(world.ids).filter(([name]) => name !== 'rule_id').map(([, id]) => id)];
+}
+
+/** A signed callback route's sample, signed with `signingSecret`, sent for `integrationId` (no API key: these routes take none). */
+async function sendSigned(route: (typeof routes)[number], integrationId: string, signingSecret: string): Promise<ApiResponse> {
+  const { contentType, body } = signedCallbackSamples[routeKey(route)];
+  const response = await fetch(`http://127.0.0.1:${runtime.port}${fillPath(route, { integration_id: integrationId })}`, { method: route.method, headers: signedHeaders(signingSecret, body, contentType), body, signal: AbortSignal.timeout(15_000) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+}
+
+/** An answer's body with the given ids replaced by `<id>`, to compare answers about different ids. */
+function neutral(body: unknown, idsInIt: string[]): unknown {
+  return JSON.parse(idsInIt.reduce((text, id) => text.split(id).join('<id>'), JSON.stringify(body ?? null)));
 }
 
 describe('OWASP API1/API3/API6 on the local runtime, tenant A and tenant B', () => {
@@ -128,6 +142,54 @@ describe('OWASP API1/API3/API6 on the local runtime, tenant A and tenant B', () 
       });
     }
 
+    // The signed callbacks take no API key: the Slack app's signing secret is what names the
+    // tenant's integration. So the object-level question is whether another app's secret, B's,
+    // opens A's integration; it must be refused exactly as a forged signature is.
+    for (const route of signedCallbackRoutes) {
+      it(`${routeKey(route)}: A's integration refuses a request signed with B's secret as a forged one; an id that is no Slack integration is 404 as an unknown one`, async () => {
+        const before = await tableSnapshot();
+        const aSlack = world.slack.a.integrationId;
+
+        const signedByB = await sendSigned(route, aSlack, world.slack.b.signingSecret);
+        const forged = await sendSigned(route, aSlack, 'ffffffffffffffffffffffffffffffff');
+        const notSlack = await sendSigned(route, world.ids.integration_id, world.slack.a.signingSecret);
+        const unknown = await sendSigned(route, unknownLike(aSlack), world.slack.a.signingSecret);
+        const bOwn = await sendSigned(route, world.slack.b.integrationId, world.slack.b.signingSecret);
+
+        expect({ status: signedByB.status, type: signedByB.headers.get('content-type'), code: signedByB.body?.code }).toEqual({ status: 401, type: 'application/problem+json', code: 'unauthorized' });
+        expect(signedByB.body).toEqual(forged.body);
+        expect({ status: notSlack.status, code: notSlack.body?.code }).toEqual({ status: 404, code: 'integration_not_found' });
+        expect(neutral(notSlack.body, [world.ids.integration_id])).toEqual(neutral(unknown.body, [unknownLike(aSlack)]));
+        // B's secret is a real one: it opens B's own integration, and only that.
+        expect(bOwn.status, JSON.stringify(bOwn.body)).toBe(200);
+        expect(await tableSnapshot()).toEqual(before);
+      });
+    }
+
+    it("B naming A's integration in a body (an agent's bindings, a chat trigger) gets what an unknown id gets, and nothing is stored", async () => {
+      const before = await tableSnapshot();
+      const chatTrigger = (integrationId: string) => ({
+        name: 'Chat of B',
+        source: { type: 'chat', integration_id: integrationId, channel: 'C0REQUESTS', pattern: '^audit' },
+        task: { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } },
+      });
+      const cases: [string, string, (id: string) => unknown, string][] = [
+        ['PATCH', '/agents/ai-readiness/config', (id) => ({ integrations: { github: id } }), world.ids.integration_id],
+        ['POST', '/triggers', chatTrigger, world.slack.a.integrationId],
+      ];
+
+      for (const [method, path, body, aId] of cases) {
+        const withRealId = await world.b(method, path, body(aId));
+        const withUnknownId = await world.b(method, path, body(unknownLike(aId)));
+
+        expect(withRealId.status, `${method} ${path}: ${JSON.stringify(withRealId.body)}`).toBeGreaterThanOrEqual(400);
+        expect(withRealId.status).toBeLessThan(500);
+        expect(withRealId.status).toBe(withUnknownId.status);
+        expect(neutral(withRealId.body, [aId])).toEqual(neutral(withUnknownId.body, [unknownLike(aId)]));
+      }
+      expect(await tableSnapshot()).toEqual(before);
+    });
+
     it("A's page cursor is refused for B instead of continuing A's listing", async () => {
       const page = await world.a('GET', '/tasks?limit=1');
       expect(page.body.next_cursor).toEqual(expect.any(String));
@@ -187,6 +249,11 @@ describe('OWASP API1/API3/API6 on the local runtime, tenant A and tenant B', () 
       pk: 'TENANT#other',
       sk: 'TASK',
       id: 'forged',
+      integration_id: 'int_forged',
+      account: { login: 'forged' },
+      credentials_ciphertext: 'forged',
+      last_used_at: '2000-01-01T00:00:00Z',
+      revoked_at: '2000-01-01T00:00:00Z',
     };
     /**
      * Fields a route lets the client set on purpose, with a server-only value that must still be
@@ -234,8 +301,8 @@ describe('OWASP API1/API3/API6 on the local runtime, tenant A and tenant B', () 
     });
 
     it('no answer of any route exposes a secret, a key hash, a ciphertext or a storage key', async () => {
-      const forbiddenKeys = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'key_hash', 'secret', 'secret_ciphertext', 'previous_secret_ciphertext', 'ciphertext']);
-      const forbiddenText = [world.webhookSecret, runtime.keys.a, runtime.keys.b, 'lgcm1.', 'TENANT#'];
+      const forbiddenKeys = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'key_hash', 'secret', 'secret_ciphertext', 'previous_secret_ciphertext', 'ciphertext', 'credentials', 'credentials_ciphertext', 'token', 'bot_token', 'signing_secret', 'password']);
+      const forbiddenText = [world.webhookSecret, ...world.credentials, runtime.keys.a, runtime.keys.b, 'lgcm1.', 'TENANT#'];
       const answers: { label: string; body: unknown }[] = [];
       for (const route of authenticatedRoutes.filter((candidate) => candidate.method === 'GET' && !candidate.streaming)) {
         const response = await callRoute(world.a, route, world.ids);
@@ -244,6 +311,11 @@ describe('OWASP API1/API3/API6 on the local runtime, tenant A and tenant B', () 
       }
       const rotated = await world.a('POST', `/webhooks/${world.ids.webhook_id}/rotate-secret`, { secret: 'whsec-rotated-world-0123456789', overlap_hours: 0 });
       answers.push({ label: 'rotate-secret', body: rotated.body });
+      // The answers that handle integration credentials without being GETs: a connection check and a rename.
+      const tested = await world.a('POST', `/integrations/${world.ids.integration_id}/test`);
+      expect(tested.body).toMatchObject({ ok: true });
+      answers.push({ label: 'integration test', body: tested.body });
+      answers.push({ label: 'integration rename', body: (await world.a('PATCH', `/integrations/${world.slack.a.integrationId}`, { name: 'World Slack, renamed' })).body });
       answers.push(...world.received.a.map((delivery) => ({ label: 'webhook payload', body: JSON.parse(delivery.body) })));
 
       const offending: string[] = [];

@@ -5,8 +5,10 @@ import { crawl, MAX_REDIRECTS } from '#shared/scans/crawler/crawl';
 import { MAX_BODY_DEPTH } from '#shared/http/json-body';
 import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { startHostileServer, type Behaviour, type HostileServer } from '../../support/hostile-server';
+import { startSlackApiServer, type SlackApiServer } from '../../support/providers/slack-api-server';
 import { rawClient } from '../../support/raw-http';
-import { authenticatedRoutes, fillPath, queryString, requiredQueries, routeKey, validBodies } from '../../support/route-samples';
+import { authenticatedRoutes, fillPath, queryString, requiredQueries, routeKey, signedCallbackRoutes, signedCallbackSamples, validBodies } from '../../support/route-samples';
+import { signedHeaders } from '../../support/slack-requests';
 import { tableSnapshot } from '../../support/table-snapshot';
 
 /**
@@ -16,9 +18,12 @@ import { tableSnapshot } from '../../support/table-snapshot';
  * 429 is tested with the rate limiter.)
  */
 
+const SLACK_BOT_TOKEN = 'xoxb-resources-0123456789';
+const SIGNING_SECRET = '9a8b7c6d5e4f30211203f4e5d6c7b8a9';
 let runtime: TestRuntime;
 let a: ReturnType<typeof apiClient>;
 let http: ReturnType<typeof rawClient>;
+let slackApi: SlackApiServer;
 const ids: Record<string, string> = {};
 const servers: HostileServer[] = [];
 
@@ -52,6 +57,11 @@ describe('OWASP API4/API10', () => {
     ids.project_id = (await a('POST', '/projects', validBodies['POST /projects'])).body.project_id;
     ids.scan_id = (await a('POST', `/projects/${ids.project_id}/scans`, { detectors: ['security'] })).body.scan_id;
     Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', key_id: 'key_none', user_id: 'usr_none', session_id: 'ses_none', trigger_id: 'trg_none' });
+    // A real Slack integration (checked with a loopback Slack), so the signed callbacks reach their signature check.
+    slackApi = await startSlackApiServer({ tokens: { [SLACK_BOT_TOKEN]: { team_id: 'T0RESOURCES', team: 'Resources', user_id: 'U0BOT', user: 'gatehouse', bot_id: 'B0BOT' } } });
+    const slack = await a('POST', '/integrations', { kind: 'slack', name: 'Resources Slack', credentials: { bot_token: SLACK_BOT_TOKEN, signing_secret: SIGNING_SECRET }, settings: { api_url: slackApi.url } });
+    expect(slack.status, JSON.stringify(slack.body)).toBe(201);
+    ids.integration_id = slack.body.integration_id;
     await eventually(async () => (['completed', 'failed'].includes((await a('GET', `/scans/${ids.scan_id}`)).body.status) ? true : undefined), 60_000, 250);
   }, 120_000);
 
@@ -62,6 +72,7 @@ describe('OWASP API4/API10', () => {
   afterAll(async () => {
     http?.close();
     await runtime?.stop();
+    await slackApi?.close();
   });
 
   describe('API4 Unrestricted Resource Consumption', () => {
@@ -117,6 +128,45 @@ describe('OWASP API4/API10', () => {
         expect(await tableSnapshot()).toEqual(before);
       });
     }
+
+    // The signed callbacks take no key, so anyone can send them a body: the limit matters most there.
+    // Unsigned, and signed with the integration's own secret (the body is refused for its size, not its signature).
+    for (const route of signedCallbackRoutes) {
+      it(`${routeKey(route)}: a body over 1 MiB is 413 problem+json, signed or not, up to the gateway's own limit, and writes nothing`, async () => {
+        const before = await tableSnapshot();
+        const { contentType } = signedCallbackSamples[routeKey(route)];
+        const failures: string[] = [];
+        for (const size of [1024 * 1024 + 1, 8 * 1024 * 1024]) {
+          const body = contentType === 'application/json' ? JSON.stringify({ type: 'url_verification', challenge: 'c', padding: 'x'.repeat(size) }) : `payload=${'x'.repeat(size)}`;
+          for (const [label, headers] of [
+            ['unsigned', { 'Content-Type': contentType }],
+            ['signed', signedHeaders(SIGNING_SECRET, body, contentType)],
+          ] as const) {
+            const response = await http.send({ method: route.method, path: fillPath(route, ids), headers, body });
+            const code = response.headers['content-type'] === 'application/problem+json' ? JSON.parse(response.body).code : response.body.slice(0, 80);
+            if (response.status !== 413 || code !== 'payload_too_large') failures.push(`${label}, ${Buffer.byteLength(body)} bytes: ${response.status} ${code}`);
+          }
+        }
+
+        expect(failures).toEqual([]);
+        expect(await tableSnapshot()).toEqual(before);
+      }, 60_000);
+    }
+
+    it(`a tenant's integrations are capped, which bounds GET /integrations and every connect's and approval's walk over them`, async () => {
+      const created: string[] = [];
+      let refused;
+      for (let index = 0; index < 60 && !refused; index++) {
+        const response = await a('POST', '/integrations', { ...validBodies['POST /integrations'], name: `Mail ${index}` });
+        if (response.status === 201) created.push(response.body.integration_id);
+        else refused = response;
+      }
+
+      expect(refused?.status).toBe(409);
+      expect(refused?.body.code).toBe('integration_limit_reached');
+      expect((await a('GET', '/integrations?limit=100')).body.integrations.length).toBeLessThan(60);
+      for (const id of created) expect((await a('DELETE', `/integrations/${id}`)).status).toBe(204);
+    }, 60_000);
 
     it('a body far over the limit is refused by the gateway without reading it all', async () => {
       const response = await http.send({ method: 'POST', path: '/v1/tasks', headers: { Authorization: `Bearer ${runtime.keys.a}`, 'Content-Type': 'application/json' }, body: Buffer.alloc(12 * 1024 * 1024, 0x20) }).catch((error: Error) => error);

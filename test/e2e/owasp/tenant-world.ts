@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
 import { apiClient, eventually, type TestRuntime } from '../../support/local-runtime';
+import { startGitHubApiServer } from '../../support/providers/github-api-server';
+import { startSlackApiServer } from '../../support/providers/slack-api-server';
 import type { TestSite } from '../../support/test-site-server';
 import { startReceiver, type ReceivedDelivery } from '../../support/webhook-receiver';
 
@@ -21,8 +23,19 @@ export interface TenantWorld {
   /** Every delivery each tenant's receiver got (live). */
   received: { a: ReceivedDelivery[]; b: ReceivedDelivery[] };
   webhookSecret: string;
+  /**
+   * Each tenant's Slack integration (not in `ids`, whose `integration_id` is A's GitHub one), with
+   * the signing secret its Slack app signs callbacks with: the callbacks' only credential.
+   */
+  slack: Record<'a' | 'b', { integrationId: string; signingSecret: string }>;
+  /** Every provider credential the tenants connected with: none may ever come back. */
+  credentials: string[];
   close(): Promise<void>;
 }
+
+const GITHUB_TOKEN = 'ghp_worldTenantA0123456789abcdef';
+const SLACK_BOT_TOKENS = { a: 'xoxb-world-tenant-a-0123456789', b: 'xoxb-world-tenant-b-0123456789' };
+const SLACK_SIGNING_SECRETS = { a: '0a1b2c3d4e5f60718293a4b5c6d7e8f9', b: 'f9e8d7c6b5a4938271605f4e3d2c1b0a' };
 
 const aiTask = { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } };
 const draftTask = {
@@ -45,6 +58,14 @@ export async function buildTenantWorld(runtime: TestRuntime, site: TestSite): Pr
   const webhookSecret = 'whsec-world-secret-0123456789';
   const receiverA = await startReceiver(() => 204);
   const receiverB = await startReceiver(() => 204);
+  // Loopback providers: connecting an integration checks its credentials with the provider.
+  const github = await startGitHubApiServer({ tokens: { [GITHUB_TOKEN]: { login: 'world-a', id: 7 } } });
+  const slackApi = await startSlackApiServer({
+    tokens: {
+      [SLACK_BOT_TOKENS.a]: { team_id: 'T0WORLDA', team: 'World A', user_id: 'U0BOTA', user: 'gatehouse', bot_id: 'B0BOTA' },
+      [SLACK_BOT_TOKENS.b]: { team_id: 'T0WORLDB', team: 'World B', user_id: 'U0BOTB', user: 'gatehouse', bot_id: 'B0BOTB' },
+    },
+  });
   const ids: Record<string, string> = {};
 
   ids.agent_id = (await a('POST', '/agents/deploy', { agent_slug: 'ai-readiness' })).body.agent_id;
@@ -66,6 +87,17 @@ export async function buildTenantWorld(runtime: TestRuntime, site: TestSite): Pr
   });
   expect(trigger.status).toBe(201);
   ids.trigger_id = trigger.body.trigger_id;
+
+  const gitHub = await a('POST', '/integrations', { kind: 'github', name: 'World GitHub', credentials: { token: GITHUB_TOKEN }, settings: { api_url: github.url } });
+  expect(gitHub.status, JSON.stringify(gitHub.body)).toBe(201);
+  ids.integration_id = gitHub.body.integration_id;
+  // No approvals channel: the world's approvals stay off Slack.
+  const connectSlack = async (call: Client, tenant: 'a' | 'b') => {
+    const connected = await call('POST', '/integrations', { kind: 'slack', name: 'World Slack', credentials: { bot_token: SLACK_BOT_TOKENS[tenant], signing_secret: SLACK_SIGNING_SECRETS[tenant] }, settings: { api_url: slackApi.url } });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(201);
+    return { integrationId: connected.body.integration_id as string, signingSecret: SLACK_SIGNING_SECRETS[tenant] };
+  };
+  const slack = { a: await connectSlack(a, 'a'), b: await connectSlack(b, 'b') };
 
   ids.task_id = (await a('POST', '/tasks', aiTask)).body.task_id;
   const bTaskId = (await b('POST', '/tasks', aiTask)).body.task_id;
@@ -96,9 +128,13 @@ export async function buildTenantWorld(runtime: TestRuntime, site: TestSite): Pr
     bWebhookId: hookB.body.webhook_id,
     received: { a: receiverA.received, b: receiverB.received },
     webhookSecret,
+    slack,
+    credentials: [GITHUB_TOKEN, ...Object.values(SLACK_BOT_TOKENS), ...Object.values(SLACK_SIGNING_SECRETS)],
     close: async () => {
       await receiverA.close();
       await receiverB.close();
+      await github.close();
+      await slackApi.close();
     },
   };
 }
