@@ -2,7 +2,8 @@ import { chatRepository } from '#shared/adapters/dynamodb/chat-repository';
 import { integrationRepository } from '#shared/adapters/dynamodb/integration-repository';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { triggerRepository } from '#shared/adapters/dynamodb/trigger-repository';
-import { postMessage, slackClient } from '#shared/adapters/providers/slack';
+import { postMessage } from '#shared/adapters/providers/slack';
+import { pinnedSlack } from '#shared/services/integration-connection';
 import { systemClock, type Clock } from '#shared/domain/clock';
 import type { Integration, SlackCredentials, SlackSettings } from '#shared/domain/integration';
 import { isHumanMessage, type SlackMessageEvent } from '#shared/domain/slack/slack-payloads';
@@ -60,8 +61,8 @@ export async function postChatReply(tenantId: string, taskId: string, clock: Clo
   const task = await taskRepository.load(tenantId, taskId);
   const text = replyText(reply, Object.keys(task?.artifacts ?? {}).length);
   try {
-    const posted = await withIntegration(integration, (credentials) =>
-      postMessage(slackClient({ botToken: (credentials as SlackCredentials).bot_token, apiUrl: (integration.settings as SlackSettings).api_url }), { channel: reply.channel, text, thread_ts: reply.thread_ts }),
+    const posted = await withIntegration(integration, async (credentials) =>
+      postMessage(await pinnedSlack((integration.settings as SlackSettings).api_url, (credentials as SlackCredentials).bot_token), { channel: reply.channel, text, thread_ts: reply.thread_ts }),
     );
     await chatRepository.markReplyPosted(tenantId, taskId, posted.ts, clock.now().toISOString());
   } catch (error) {

@@ -1,4 +1,4 @@
-import { validateWebhookUrl, assertDeliverableUrl, UndeliverableUrlError } from '#shared/adapters/http/ssrf-guard';
+import { validateWebhookUrl, assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget } from '#shared/adapters/http/ssrf-guard';
 import { gitHubAccount, gitHubClient } from '#shared/adapters/providers/github';
 import { slackAccount, slackClient } from '#shared/adapters/providers/slack';
 import { verifySmtp } from '#shared/adapters/providers/smtp';
@@ -20,10 +20,13 @@ export function checkProviderUrl(url: string, path: string): string {
   }
 }
 
-/** At use: the provider's host must still resolve to an allowed address (DNS may have changed since connect). */
-export async function assertReachableProvider(url: string): Promise<void> {
+/**
+ * At use: the provider's host must still resolve to an allowed address (DNS may have changed
+ * since connect); the answer is the address the client must connect to (pinned), never resolved again.
+ */
+export async function assertReachableProvider(url: string): Promise<PinnedTarget> {
   try {
-    await assertDeliverableUrl(url, { allowLoopback: allowLoopbackWebhooks() });
+    return await assertDeliverableUrl(url, { allowLoopback: allowLoopbackWebhooks() });
   } catch (error) {
     if (error instanceof UndeliverableUrlError) throw new ProviderFailure(error.reason === 'dns_failure' ? 'transient' : 'rejected', error.message, error.reason);
     throw error;
@@ -33,6 +36,21 @@ export async function assertReachableProvider(url: string): Promise<void> {
 /** An SMTP server is vetted as an https URL of the same host and port would be. */
 export function smtpUrl(credentials: { host: string; port: number }): string {
   return `https://${credentials.host.includes(':') ? `[${credentials.host}]` : credentials.host}:${credentials.port}/`;
+}
+
+/** GitHub's client on the vetted address of `apiUrl`. */
+export async function pinnedGitHub(apiUrl: string, token: string) {
+  return gitHubClient({ token, apiUrl, pin: await assertReachableProvider(apiUrl) });
+}
+
+/** Slack's client on the vetted address of `apiUrl`. */
+export async function pinnedSlack(apiUrl: string, botToken: string) {
+  return slackClient({ botToken, apiUrl, pin: await assertReachableProvider(apiUrl) });
+}
+
+/** The vetted address of an SMTP server. */
+export function pinnedSmtp(credentials: { host: string; port: number }): Promise<PinnedTarget> {
+  return assertReachableProvider(smtpUrl(credentials));
 }
 
 /** Checks the credentials with one provider call and answers whose they are (`account`). */
@@ -50,21 +68,12 @@ export async function connectedAccount(kind: IntegrationKind, credentials: Integ
 
 /** One provider call with these credentials: whose they are, or a ProviderFailure. */
 export async function accountOf(kind: IntegrationKind, credentials: IntegrationCredentials, settings: IntegrationSettings): Promise<Record<string, string>> {
-  if (kind === 'github') {
-    const { api_url } = settings as GitHubSettings;
-    await assertReachableProvider(api_url);
-    return gitHubAccount(gitHubClient({ token: (credentials as GitHubCredentials).token, apiUrl: api_url }));
-  }
-  if (kind === 'slack') {
-    const { api_url } = settings as SlackSettings;
-    await assertReachableProvider(api_url);
-    return slackAccount(slackClient({ botToken: (credentials as SlackCredentials).bot_token, apiUrl: api_url }));
-  }
+  if (kind === 'github') return gitHubAccount(await pinnedGitHub((settings as GitHubSettings).api_url, (credentials as GitHubCredentials).token));
+  if (kind === 'slack') return slackAccount(await pinnedSlack((settings as SlackSettings).api_url, (credentials as SlackCredentials).bot_token));
   const email = credentials as EmailCredentials;
   const { from } = settings as EmailSettings;
   // The deployment's own SES sending: nothing of the tenant's to check (docs/integrations.md).
   if ('ses' in email) return { sender: from, via: 'ses' };
-  await assertReachableProvider(smtpUrl(email));
-  await verifySmtp(email);
+  await verifySmtp(email, await pinnedSmtp(email));
   return { sender: from, via: 'smtp', server: `${email.host}:${email.port}`, ...(email.username ? { username: email.username } : {}) };
 }

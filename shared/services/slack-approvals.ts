@@ -1,6 +1,7 @@
 import { approvalRepository } from '#shared/adapters/dynamodb/approval-repository';
 import { chatRepository, type ApprovalChatMessage } from '#shared/adapters/dynamodb/chat-repository';
-import { openView, postEphemeral, postMessage, slackClient, updateMessage } from '#shared/adapters/providers/slack';
+import { openView, postEphemeral, postMessage, updateMessage } from '#shared/adapters/providers/slack';
+import { pinnedSlack } from '#shared/services/integration-connection';
 import { effectiveApproval, renderApproval, type Approval, type ChatDecider } from '#shared/domain/approval';
 import { systemClock } from '#shared/domain/clock';
 import { DomainError, InvalidRequestError } from '#shared/domain/errors';
@@ -19,7 +20,7 @@ const CLAIM_STALE_MS = 60_000;
 const ok = (body: unknown = ''): SlackHttpAnswer => ({ status: 200, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 function clientFor(integration: Integration, credentials: SlackCredentials) {
-  return slackClient({ botToken: credentials.bot_token, apiUrl: (integration.settings as SlackSettings).api_url });
+  return pinnedSlack((integration.settings as SlackSettings).api_url, credentials.bot_token);
 }
 
 /**
@@ -53,7 +54,7 @@ async function syncOne(integration: Integration, stored: Approval): Promise<void
     if (!(await chatRepository.claimApprovalMessage(approval.tenant_id, claim, new Date(now.getTime() - CLAIM_STALE_MS).toISOString()))) return;
     let posted;
     try {
-      posted = await withIntegration(integration, (credentials) => postMessage(clientFor(integration, credentials as SlackCredentials), { channel, ...approvalMessage(renderApproval(approval, now)) }));
+      posted = await withIntegration(integration, async (credentials) => postMessage(await clientFor(integration, credentials as SlackCredentials), { channel, ...approvalMessage(renderApproval(approval, now)) }));
     } catch (error) {
       await chatRepository.releaseApprovalMessage(approval.tenant_id, approval.approval_id, integration.integration_id);
       throw error;
@@ -65,7 +66,7 @@ async function syncOne(integration: Integration, stored: Approval): Promise<void
     if (effectiveApproval(approval, systemClock.now()).status === 'pending') return;
   }
   const message = approvalMessage(renderApproval(approval, systemClock.now()));
-  await withIntegration(integration, (credentials) => updateMessage(clientFor(integration, credentials as SlackCredentials), { channel: record.channel, ts: record.ts!, ...message }));
+  await withIntegration(integration, async (credentials) => updateMessage(await clientFor(integration, credentials as SlackCredentials), { channel: record.channel, ts: record.ts!, ...message }));
 }
 
 function allowed(integration: Integration, userId: string): boolean {
@@ -82,7 +83,7 @@ function deciderOf(integration: Integration, userId: string): ChatDecider {
  * seconds: the decision is one transaction; the message is edited by the approval's notice.
  */
 export async function handleApprovalInteraction(integration: Integration, credentials: SlackCredentials, interaction: Exclude<Interaction, { type: 'unsupported' }>): Promise<SlackHttpAnswer> {
-  const client = clientFor(integration, credentials);
+  const client = await clientFor(integration, credentials);
   // A payload of another workspace signed with this app's secret is not this tenant's.
   if (integration.account.team_id && interaction.team_id !== integration.account.team_id) return ok();
   if (interaction.type === 'view_submission') {

@@ -1,4 +1,6 @@
 import { Octokit } from '@octokit/rest';
+import { pinnedFetch } from '#shared/adapters/http/pinned-fetch';
+import type { PinnedTarget } from '#shared/adapters/http/ssrf-guard';
 import { ProviderFailure } from '#shared/domain/provider-failure';
 
 /** Per call: a provider that stops answering fails the call rather than the task's whole run. */
@@ -10,11 +12,14 @@ export const MAX_FILE_BYTES = 200_000;
 export interface GitHubConnection {
   token: string;
   apiUrl: string;
+  /** The address the SSRF guard vetted: every connection goes there, the name is not resolved again. */
+  pin?: PinnedTarget;
 }
 
 /** The official client for github.com or a GitHub Enterprise Server (`https://host/api/v3`); our own retries, not its. */
 export function gitHubClient(connection: GitHubConnection): Octokit {
-  return new Octokit({ auth: connection.token, baseUrl: connection.apiUrl.replace(/\/+$/, ''), userAgent: 'gatehouse', request: { retries: 0 }, log: { debug() {}, info() {}, warn() {}, error() {} } });
+  const request = { retries: 0, ...(connection.pin ? { fetch: pinnedFetch(connection.pin) } : {}) };
+  return new Octokit({ auth: connection.token, baseUrl: connection.apiUrl.replace(/\/+$/, ''), userAgent: 'gatehouse', request, log: { debug() {}, info() {}, warn() {}, error() {} } });
 }
 
 const timeout = () => ({ request: { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) } });

@@ -1,4 +1,6 @@
 import { ErrorCode, LogLevel, WebClient, type Block, type KnownBlock, type View } from '@slack/web-api';
+import { pinnedFetch } from '#shared/adapters/http/pinned-fetch';
+import type { PinnedTarget } from '#shared/adapters/http/ssrf-guard';
 import { ProviderFailure } from '#shared/domain/provider-failure';
 
 const CALL_TIMEOUT_MS = 10_000;
@@ -8,6 +10,8 @@ const REFUSED_TOKEN = new Set(['invalid_auth', 'not_authed', 'account_inactive',
 export interface SlackConnection {
   botToken: string;
   apiUrl: string;
+  /** The address the SSRF guard vetted: every connection goes there, the name is not resolved again. */
+  pin?: PinnedTarget;
 }
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, getLevel: () => LogLevel.ERROR, setName() {} };
@@ -15,7 +19,7 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, get
 /** The official Web API client on `api_url` (default https://slack.com/api); our own retries, not its. */
 export function slackClient(connection: SlackConnection): WebClient {
   const base = connection.apiUrl.endsWith('/') ? connection.apiUrl : `${connection.apiUrl}/`;
-  return new WebClient(connection.botToken, { slackApiUrl: base, retryConfig: { retries: 0 }, timeout: CALL_TIMEOUT_MS, rejectRateLimitedCalls: true, logger: quiet, allowAbsoluteUrls: false });
+  return new WebClient(connection.botToken, { slackApiUrl: base, retryConfig: { retries: 0 }, timeout: CALL_TIMEOUT_MS, rejectRateLimitedCalls: true, logger: quiet, allowAbsoluteUrls: false, ...(connection.pin ? { fetch: pinnedFetch(connection.pin) } : {}) });
 }
 
 /** The client's errors in the proxy's terms. */

@@ -3,13 +3,18 @@ import { composeEmail, messageIdFor } from '#shared/adapters/mail/compose-email'
 import { assertSendable, type Mailer, type OutboundEmail } from '#shared/domain/mailer';
 import { ProviderFailure } from '#shared/domain/provider-failure';
 import type { SmtpCredentials } from '#shared/domain/integration';
+import type { PinnedTarget } from '#shared/adapters/http/ssrf-guard';
 
 const TIMEOUT_MS = 10_000;
 
-/** nodemailer's SMTP transport over the tenant's server: STARTTLS when offered, TLS from the start with `secure`. */
-function transport(credentials: SmtpCredentials) {
+/**
+ * nodemailer's SMTP transport over the tenant's server: STARTTLS when offered, TLS from the start
+ * with `secure`. With `pin` it connects to the vetted address, the certificate still checked for the host name.
+ */
+function transport(credentials: SmtpCredentials, pin?: PinnedTarget) {
   return nodemailer.createTransport({
-    host: credentials.host,
+    host: pin?.address ?? credentials.host,
+    ...(pin ? { tls: { servername: pin.hostname } } : {}),
     port: credentials.port,
     secure: credentials.secure,
     ...(credentials.username ? { auth: { user: credentials.username, pass: credentials.password ?? '' } } : {}),
@@ -31,8 +36,8 @@ export function smtpFailure(error: unknown): ProviderFailure {
 }
 
 /** The connect-time check: connect and log in (nodemailer `verify`). */
-export async function verifySmtp(credentials: SmtpCredentials): Promise<void> {
-  const smtp = transport(credentials);
+export async function verifySmtp(credentials: SmtpCredentials, pin?: PinnedTarget): Promise<void> {
+  const smtp = transport(credentials, pin);
   try {
     await smtp.verify();
   } catch (error) {
@@ -47,12 +52,15 @@ export async function verifySmtp(credentials: SmtpCredentials): Promise<void> {
  * approval id), so a retry after an unrecorded send is recognisable as the same mail downstream.
  */
 export class SmtpMailer implements Mailer {
-  constructor(private readonly credentials: SmtpCredentials) {}
+  constructor(
+    private readonly credentials: SmtpCredentials,
+    private readonly pin?: PinnedTarget,
+  ) {}
 
   async send(message: OutboundEmail): Promise<{ message_id: string }> {
     assertSendable(message);
     const raw = await composeEmail(message);
-    const smtp = transport(this.credentials);
+    const smtp = transport(this.credentials, this.pin);
     try {
       await smtp.sendMail({ envelope: { from: addressOf(message.from), to: [message.to] }, raw });
       return { message_id: messageIdFor(message.idempotencyKey) };
