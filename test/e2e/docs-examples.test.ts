@@ -25,6 +25,9 @@ const SKIPPED: { file: string; firstLine: string; why: string }[] = [
   { file: 'docs/deploying.md', firstLine: 'aws cognito-idp admin-create-user', why: 'creates a person in a deployed Cognito user pool' },
   { file: 'docs/deploying.md', firstLine: 'curl -sf -X POST <DashboardUrl>v1/members', why: 'calls a deployed stack, with its outputs filled in by hand' },
   { file: 'docs/operating/alarms.md', firstLine: 'npx cdk deploy --parameters AlarmEmail=oncall@example.com', why: 'deploys to an AWS account' },
+  { file: 'docs/api.md', firstLine: 'GITHUB=$(curl -sf -X POST localhost:3000/v1/integrations', why: "connecting checks the token with GitHub, which a test may not reach; test/e2e/integrations.test.ts connects to a loopback GitHub instead" },
+  { file: 'docs/integrations.md', firstLine: 'curl -sf -X POST localhost:3000/v1/integrations', why: 'needs a real GitHub token, checked with GitHub' },
+  { file: 'docs/integrations.md', firstLine: "printf 'From: ada@example.com", why: "sends to the SMTP listener's documented port 2525; the runtime this test starts listens on a free port (GATEHOUSE_SMTP_PORT=0), and integrations.test.ts sends mail to it" },
 ];
 
 /** Shell tags a runnable example could hide under: shell examples are `sh`, run or listed above. */
