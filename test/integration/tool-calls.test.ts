@@ -5,6 +5,10 @@ import { findAgentBySlug } from '#shared/agents/catalog';
 import { systemClock } from '#shared/domain/clock';
 import type { TaskExecutionStore } from '#shared/domain/ports';
 import type { ToolProxy } from '#shared/domain/tool-proxy';
+import type { Agent } from '#shared/agents/agent';
+import { approvalRepository } from '#shared/adapters/dynamodb/approval-repository';
+import { resolveApproval } from '#shared/services/approvals';
+import { executeToolCall } from '#shared/services/tool-calls';
 import { AgentRunner } from '#shared/runtime/agent-runner';
 import { deployAgent, updateAgentConfig } from '#shared/services/agents';
 import { approvalGate } from '#shared/services/approval-gate';
@@ -103,6 +107,44 @@ describe('tool calls of a run on DynamoDB Local', () => {
     expect(failed).toMatchObject({ outcome: 'failed', error: { code: 'provider_unavailable' } });
     const integration = (await integrationRepository.listAll(tenant))[0];
     expect(integration.status).toBe('active');
+  });
+
+  it('runs an approved github.create_issue once however often the proxy gets it, and fails the task when the token is refused', async () => {
+    const tenant = await tenantWithRepository();
+    // An agent whose one step asks to open an issue (the kind of action an external worker asks for).
+    const opener: Agent = {
+      manifest: { ...findAgentBySlug('ai-readiness-agent')!.manifest },
+      handlers: {
+        'ai_readiness.full_audit': async (_input, context) => {
+          const decision = await context.requestApproval({ title: 'Open an issue', description: 'A gap was found', action: { type: 'github.create_issue', repository: 'acme/models', title: 'Gap: no DPIA', body: 'Found by the audit.' } });
+          await context.progress(decision.decision === 'approved' ? 'Issue opened' : 'Not opened', 1);
+        },
+      },
+    };
+    const run = (taskId: string) => new AgentRunner({ store: taskRepository, approvals: approvalGate, findAgent: () => opener, clock: systemClock, retention: retentionStamps }).run(tenant, taskId);
+    const approveAndExecute = async (taskId: string) => {
+      expect(await run(taskId)).toBe('paused');
+      const [approval] = (await approvalRepository.list(tenant, { status: 'pending', taskId, limit: 10 })).approvals;
+      await resolveApproval(tenant, approval.approval_id, { decision: 'approved' }, { type: 'api_key', id: 'key_test' });
+      await executeToolCall(tenant, approval.approval_id);
+      await executeToolCall(tenant, approval.approval_id);
+      return (await approvalRepository.get(tenant, approval.approval_id))!;
+    };
+
+    const first = await storedTask(tenant);
+    const executed = await approveAndExecute(first.task_id);
+    expect(executed.execution).toMatchObject({ status: 'executed', result: { number: expect.any(Number), url: expect.any(String) } });
+    expect(github.state.issues.filter((issue) => issue.title === 'Gap: no DPIA')).toHaveLength(1);
+    expect(await run(first.task_id)).toBe('complete');
+
+    github.state.tokens.delete(TOKEN);
+    const second = await storedTask(tenant);
+    const refused = await approveAndExecute(second.task_id);
+    expect(refused.execution).toMatchObject({ status: 'failed', error: { code: 'integration_revoked' } });
+    expect(await run(second.task_id)).toBe('failed');
+    expect((await taskRepository.load(tenant, second.task_id))?.error?.code).toBe('integration_revoked');
+    expect((await integrationRepository.listAll(tenant))[0].status).toBe('revoked');
+    github.state.tokens.set(TOKEN, { login: 'octo', id: 7 });
   });
 
   it('refuses tools that act, unknown tools, bad arguments and agents without the integration, without calling the provider', async () => {
