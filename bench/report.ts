@@ -243,6 +243,37 @@ function triggersSection(results: BenchResults): string[] {
   ];
 }
 
+function integrationsSection(results: BenchResults): string[] {
+  const report = results.integrations;
+  if (!report) return [];
+  const { toolProxy, slackApproval } = report;
+  const steps = toolProxy.steps;
+  return [
+    '### Integrations',
+    '',
+    `No numeric target but Slack's: latencies beside their floor. ${toolProxy.calls} calls per path after ${toolProxy.warmUp} unmeasured, a ${toolProxy.fileBytes}-byte \`github.read_file\` against the loopback GitHub server; ${slackApproval.clicks} signed clicks on parked \`sales.draft_email\` approvals.`,
+    '',
+    ...table(
+      ['Path', 'p50 / p99 ms', 'Samples'],
+      [
+        ['read tool, direct (Octokit against the same server): the floor', ms(toolProxy.direct), toolProxy.direct.count],
+        ['read tool, the proxy\'s work in-process (no invoke hop)', ms(toolProxy.inProcess), toolProxy.inProcess.count],
+        ['read tool through the tool proxy (Lambda Invoke API), as the task worker calls it', ms(toolProxy.proxy), toolProxy.proxy.count],
+        ['overhead, per round (proxied − direct)', ms(toolProxy.pairedOverhead), toolProxy.pairedOverhead.count],
+        ['… invoke hop (proxied − handler)', ms(toolProxy.invokeHop), toolProxy.invokeHop.count],
+        ['… agent config Query / integration GetItem', `${ms(steps.agentConfig)} / ${ms(steps.integration)}`, steps.agentConfig.count],
+        ['… last_used_at write (to the minute) / decrypt / SSRF check / client', `${ms(steps.markUsed)} / ${ms(steps.decrypt)} / ${ms(steps.providerCheck)} / ${ms(steps.clientCreate)}`, steps.markUsed.count],
+        [`Slack click → HTTP answer (${slackApproval.answeredWithinBudget}/${slackApproval.clicks} within ${slackApproval.budgetMs} ms)`, ms(slackApproval.answer), slackApproval.answer.count],
+        ['click → approval approved', ms(slackApproval.approved), slackApproval.approved.count],
+        ['click → approved mail sent (tool_call.executed)', ms(slackApproval.actionExecuted), slackApproval.actionExecuted.count],
+        ['… the mail itself / sent directly (floor)', `${ms(slackApproval.actionDuration)} / ${ms(slackApproval.mailFloor)}`, slackApproval.actionDuration.count],
+        ['click → task complete', ms(slackApproval.taskComplete), slackApproval.taskComplete.count],
+      ],
+    ),
+    '',
+  ];
+}
+
 /** The generated Markdown for one run, markers included. */
 export function renderResults(results: BenchResults): string {
   const { machine } = results;
@@ -262,6 +293,7 @@ export function renderResults(results: BenchResults): string {
     ...endToEndSection(results),
     ...dashboardSection(results),
     ...triggersSection(results),
+    ...integrationsSection(results),
     END_MARKER,
   ].join('\n');
 }
@@ -281,6 +313,7 @@ export function consoleSummary(results: BenchResults): string[] {
     ...(results.endToEnd ?? []).map((run) => `latency  ${run.producers} producer(s): create→complete ${ms(run.createToComplete)} ms, SSE ${ms(run.sse)} ms, webhook ${ms(run.webhook)} ms (p50 / p99)`),
     ...(results.triggers?.schedule ?? []).map((run) => `latency  schedule fire → task, ${run.triggers} trigger(s): ${ms(run.created)} ms (p50 / p99)`),
     ...(results.triggers?.event ?? []).map((run) => `latency  artifact → triggered task, ${run.triggers} trigger(s): ${ms(run.viaStream)} ms via the stream, floor ${ms(run.floor)} ms (p50 / p99)`),
+    ...(results.integrations ? [`latency  read tool through the proxy: ${ms(results.integrations.toolProxy.proxy)} ms, direct ${ms(results.integrations.toolProxy.direct)} ms; Slack click answered ${ms(results.integrations.slackApproval.answer)} ms (p50 / p99)`] : []),
   ];
   return [...figures, ...checkTargets(results).map((check) => `${check.met ? 'met    ' : 'NOT MET'}  ${check.target}: ${check.figure}`)];
 }
