@@ -1,4 +1,5 @@
-import { triggerRepository, localPartOf } from '#shared/adapters/dynamodb/trigger-repository';
+import { createHash } from 'node:crypto';
+import { mailMessageClaimWrite, triggerRepository, localPartOf } from '#shared/adapters/dynamodb/trigger-repository';
 import { tableName } from '#shared/adapters/dynamodb/client';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import type { TransactItem } from '#shared/adapters/dynamodb/transact-write';
@@ -38,13 +39,21 @@ export async function receiveInboundMail(recipients: readonly string[], raw: Buf
     const { match } = trigger.source;
     if (!matchesPattern(match?.from, mail.from) || !matchesPattern(match?.subject, mail.subject)) continue;
     const now = clock.now();
-    const runId = messageRunId(trigger.trigger_id, 'mail', mail.message_id, new Date(mail.date));
+    // One run per Message-ID: a redelivery may carry another Date, so the claim is the Message-ID's own.
+    const digest = createHash('sha256').update(mail.message_id).digest('base64url');
+    const handled = await triggerRepository.mailMessageRun(trigger.tenant_id, trigger.trigger_id, digest);
+    if (handled) {
+      const run = await triggerRepository.getRun(trigger.tenant_id, trigger.trigger_id, handled);
+      if (run) runs.push(run);
+      continue;
+    }
+    const runId = messageRunId(trigger.trigger_id, 'mail', mail.message_id, now);
     if (!trigger.enabled) {
       await triggerRepository.recordRun(trigger.tenant_id, { run_id: runId, trigger_id: trigger.trigger_id, at: now.toISOString(), outcome: 'skipped_disabled', reason: 'the trigger is paused' });
       continue;
     }
     const source: TaskSource = { type: 'mail', trigger_id: trigger.trigger_id, run_id: runId, message_id: mail.message_id, from: mail.from };
-    runs.push(await execute(trigger, { run_id: runId, at: now.toISOString(), source, context: mailContext(mail, runId), advance: {}, overlap: false, writes: attachmentWrites(trigger.tenant_id, trigger.trigger_id, runId, mail) }));
+    runs.push(await execute(trigger, { run_id: runId, at: now.toISOString(), source, context: mailContext(mail, runId), advance: {}, overlap: false, writes: [mailMessageClaimWrite(trigger.tenant_id, trigger.trigger_id, digest, runId), ...attachmentWrites(trigger.tenant_id, trigger.trigger_id, runId, mail)] }));
   }
   return runs;
 }

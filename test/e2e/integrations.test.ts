@@ -261,7 +261,8 @@ describe('integrations, the tool proxy and Slack end to end', () => {
     await transport.sendMail({ from: 'Grace <grace@customer.example>', to: address, subject: 'Hello', text: 'No match' });
     const message = { from: 'Grace <grace@customer.example>', to: address, subject: 'Please audit us', text: 'Our systems are listed below.', messageId: '<q-1@customer.example>' };
     await transport.sendMail(message);
-    await transport.sendMail(message);
+    // The same mail again, as a second forward would send it: same Message-ID, another Date.
+    await transport.sendMail({ ...message, date: new Date(Date.now() + 3_600_000) });
     transport.close();
     const tasks = await eventually(async () => {
       const { body: listed } = await a('GET', `/tasks?trigger_id=${trigger.body.trigger_id}`);

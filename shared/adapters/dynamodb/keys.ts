@@ -19,7 +19,7 @@ import { emailClaimEntity } from '#shared/adapters/dynamodb/entities/email-claim
 import { identityEntity } from '#shared/adapters/dynamodb/entities/identity';
 import { memberEntity } from '#shared/adapters/dynamodb/entities/member';
 import { sessionEntity, sessionMessageEntity, taskOriginEntity } from '#shared/adapters/dynamodb/entities/session';
-import { inboundAddressEntity, mailAttachmentEntity, triggerEntity, triggerRunEntity } from '#shared/adapters/dynamodb/entities/trigger';
+import { inboundAddressEntity, mailAttachmentEntity, mailMessageClaimEntity, triggerEntity, triggerRunEntity } from '#shared/adapters/dynamodb/entities/trigger';
 import { approvalChatMessageEntity, chatReplyEntity } from '#shared/adapters/dynamodb/entities/chat';
 import { integrationEntity, integrationOwnerEntity, toolCallEntity } from '#shared/adapters/dynamodb/entities/integration';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
@@ -75,4 +75,5 @@ export const keys = {
   ...chatReplyEntity.keys,
   ...inboundAddressEntity.keys,
   ...mailAttachmentEntity.keys,
+  ...mailMessageClaimEntity.keys,
 };

@@ -62,6 +62,11 @@ function addressWrites(trigger: Trigger): TransactItem[] {
   return [{ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }];
 }
 
+/** The claim of a mail by a run, for the run's transaction: the first run of a Message-ID wins. */
+export function mailMessageClaimWrite(tenantId: string, triggerId: string, messageDigest: string, runId: string): TransactItem {
+  return { Put: { TableName: tableName(), Item: { ...keys.mailMessageClaim(tenantId, triggerId, messageDigest), entity: 'mail_message_claim', tenant_id: tenantId, run_id: runId }, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
 /** Triggers and their runs in the single table (entities/trigger.ts). */
 export class DynamoTriggerRepository {
   private get client() {
@@ -91,6 +96,12 @@ export class DynamoTriggerRepository {
   /** Claims a mail trigger's address (a trigger changed to mail); the address is random, a clash is a bug. */
   async claimAddress(trigger: Trigger): Promise<void> {
     await transactWrite(addressWrites(trigger));
+  }
+
+  /** The run that handled a mail (by its Message-ID's digest), if one did. */
+  async mailMessageRun(tenantId: string, triggerId: string, messageDigest: string): Promise<string | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.mailMessageClaim(tenantId, triggerId, messageDigest), ConsistentRead: true }));
+    return typeof Item?.run_id === 'string' ? Item.run_id : undefined;
   }
 
   /** Frees an address (its trigger was deleted or is no longer a mail trigger). */

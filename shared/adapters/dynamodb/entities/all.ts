@@ -22,7 +22,7 @@ import { memberEntity } from '#shared/adapters/dynamodb/entities/member';
 import { sessionEntity, sessionMessageEntity, taskOriginEntity } from '#shared/adapters/dynamodb/entities/session';
 import { approvalChatMessageEntity, chatReplyEntity } from '#shared/adapters/dynamodb/entities/chat';
 import { integrationEntity, integrationOwnerEntity, toolCallEntity } from '#shared/adapters/dynamodb/entities/integration';
-import { inboundAddressEntity, mailAttachmentEntity, triggerEntity, triggerRunEntity } from '#shared/adapters/dynamodb/entities/trigger';
+import { inboundAddressEntity, mailAttachmentEntity, mailMessageClaimEntity, triggerEntity, triggerRunEntity } from '#shared/adapters/dynamodb/entities/trigger';
 import { deliveryBodyEntity, deliveryEntity, webhookEntity } from '#shared/adapters/dynamodb/entities/webhook';
 
 /**
@@ -69,4 +69,5 @@ export const ENTITIES = [
   chatReplyEntity,
   inboundAddressEntity,
   mailAttachmentEntity,
+  mailMessageClaimEntity,
 ] as const;

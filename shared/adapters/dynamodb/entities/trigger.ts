@@ -55,3 +55,17 @@ export const mailAttachmentEntity = defineEntity({
   primaryKey: 'mailAttachment',
   indexes: [],
 });
+
+/**
+ * A mail a mail trigger handled, by its Message-ID (hashed): put with the run's task, so the same
+ * mail delivered again (a retrying server, a second forward with a new Date) starts nothing.
+ */
+export const mailMessageClaimEntity = defineEntity({
+  entity: 'mail_message_claim',
+  tenantScoped: true,
+  keys: {
+    mailMessageClaim: (tenantId: string, triggerId: string, messageDigest: string): Key => ({ pk: triggerPartition(tenantId, triggerId), sk: `MAIL#${messageDigest}` }),
+  },
+  primaryKey: 'mailMessageClaim',
+  indexes: [],
+});
