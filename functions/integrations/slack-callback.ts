@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { toolProxy, ToolProxyUnavailableError } from '#shared/adapters/lambda/tool-proxy-client';
+import { toolProxy } from '#shared/adapters/lambda/tool-proxy-client';
 import { SECURITY_HEADERS } from '#shared/http/response';
-import { InvalidRequestError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '#shared/domain/errors';
+import { InvalidRequestError, NotFoundError, UnauthorizedError } from '#shared/domain/errors';
 import type { SignedCallbackRequest } from '#shared/http/signed-callback-handler';
 
 /** Slack's headers the proxy needs; nothing else of the request travels. */
@@ -10,11 +10,8 @@ const FORWARDED = ['x-slack-signature', 'x-slack-request-timestamp', 'x-slack-re
 /** Hands a Slack call to the tool proxy (it alone holds the signing secret) and returns its answer as is. */
 export async function forwardToProxy(endpoint: 'interactions' | 'events', request: SignedCallbackRequest<{ integration_id: string }>): Promise<APIGatewayProxyResult> {
   const headers = Object.fromEntries(FORWARDED.filter((name) => request.headers[name] !== undefined).map((name) => [name, request.headers[name]]));
-  const answer = await toolProxy.slackRequest({ action: 'slack_request', integration_id: request.params.integration_id, endpoint, headers, body: request.rawBody }).catch((error: unknown) => {
-    // The proxy failing is our outage, not the caller's: Slack retries events on a 5xx.
-    if (error instanceof ToolProxyUnavailableError) throw new ServiceUnavailableError();
-    throw error;
-  });
+  // A proxy that cannot be invoked is our outage (503), and Slack retries an event on a 5xx.
+  const answer = await toolProxy.slackRequest({ action: 'slack_request', integration_id: request.params.integration_id, endpoint, headers, body: request.rawBody });
   if ('refused' in answer) {
     if (answer.refused === 'not_found') throw new NotFoundError('integration', request.params.integration_id);
     if (answer.refused === 'unauthorized') throw new UnauthorizedError(answer.detail);

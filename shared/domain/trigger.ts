@@ -67,9 +67,9 @@ export function matchesPattern(pattern: string | undefined, text: string): boole
   return new RegExp(pattern, 'iu').test(text.slice(0, MATCHED_TEXT_LIMIT));
 }
 
-/** The run of an inbound mail or chat message: one per (trigger, message) however often it arrives. */
-export function messageRunId(triggerId: string, kind: 'mail' | 'chat', messageKey: string, at: Date): string {
-  return derivedId('run', at.getTime(), `${triggerId}|${kind}|${messageKey}`);
+/** The run of a chat message: one per (trigger, channel and ts) however often Slack delivers it. */
+export function chatRunId(triggerId: string, messageKey: string, at: Date): string {
+  return derivedId('run', at.getTime(), `${triggerId}|chat|${messageKey}`);
 }
 
 export interface TriggerTask {

@@ -8,7 +8,7 @@ import { systemClock, type Clock } from '#shared/domain/clock';
 import type { Integration, SlackCredentials, SlackSettings } from '#shared/domain/integration';
 import { isHumanMessage, type SlackMessageEvent } from '#shared/domain/slack/slack-payloads';
 import type { TaskSource } from '#shared/domain/task';
-import { matchesPattern, messageRunId, type Trigger, type TriggerRun } from '#shared/domain/trigger';
+import { chatRunId, matchesPattern, type Trigger, type TriggerRun } from '#shared/domain/trigger';
 import { logger } from '#shared/observability/logger';
 import { ToolCallRefused, withIntegration } from '#shared/services/tool-execution';
 import { execute } from '#shared/services/trigger-execution';
@@ -28,7 +28,7 @@ export async function fireChatTriggers(integration: Integration, message: SlackM
   const now = clock.now();
   for (const trigger of triggers) {
     if (trigger.source.type !== 'chat' || !matchesPattern(trigger.source.pattern, message.text)) continue;
-    const runId = messageRunId(trigger.trigger_id, 'chat', `${message.channel}|${message.ts}`, Number.isFinite(sentAt.getTime()) ? sentAt : now);
+    const runId = chatRunId(trigger.trigger_id, `${message.channel}|${message.ts}`, Number.isFinite(sentAt.getTime()) ? sentAt : now);
     if (!trigger.enabled) {
       await triggerRepository.recordRun(trigger.tenant_id, { run_id: runId, trigger_id: trigger.trigger_id, at: now.toISOString(), outcome: 'skipped_disabled', reason: 'the trigger is paused' });
       continue;

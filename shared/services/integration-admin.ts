@@ -14,7 +14,7 @@ import {
   type IntegrationSettings,
 } from '#shared/domain/integration';
 import { parsedForKind } from '#shared/domain/integration-schemas';
-import { checkProviderUrl, connectedAccount } from '#shared/services/integration-connection';
+import { checkProviderUrl, connectedAccount, smtpUrl } from '#shared/services/integration-connection';
 import { getIntegration } from '#shared/services/integrations';
 
 // The integration operations that check and encrypt credentials: the only ones that bundle the
@@ -44,7 +44,7 @@ export function normalizedSettings(kind: IntegrationKind, settings: Record<strin
 
 function checkSmtpHost(credentials: IntegrationCredentials): void {
   const email = credentials as EmailCredentials;
-  if ('host' in email) checkProviderUrl(`https://${email.host.includes(':') ? `[${email.host}]` : email.host}:${email.port}/`, 'body.credentials.host');
+  if ('host' in email) checkProviderUrl(smtpUrl(email), 'body.credentials.host');
 }
 
 export async function connectIntegration(tenantId: string, request: ConnectRequest, clock: Clock = systemClock): Promise<Integration> {

@@ -7,7 +7,8 @@ import { parseInboundMail, type InboundMail } from '#shared/adapters/mail/inboun
 import { inboundMailDomain } from '#shared/config/inbound-mail';
 import { systemClock, type Clock } from '#shared/domain/clock';
 import type { TaskSource } from '#shared/domain/task';
-import { matchesPattern, messageRunId, type TriggerRun } from '#shared/domain/trigger';
+import { newId } from '#shared/domain/ids';
+import { matchesPattern, type TriggerRun } from '#shared/domain/trigger';
 import { logger } from '#shared/observability/logger';
 import { execute } from '#shared/services/trigger-execution';
 
@@ -47,7 +48,7 @@ export async function receiveInboundMail(recipients: readonly string[], raw: Buf
       if (run) runs.push(run);
       continue;
     }
-    const runId = messageRunId(trigger.trigger_id, 'mail', mail.message_id, now);
+    const runId = newId('run', now.getTime());
     if (!trigger.enabled) {
       await triggerRepository.recordRun(trigger.tenant_id, { run_id: runId, trigger_id: trigger.trigger_id, at: now.toISOString(), outcome: 'skipped_disabled', reason: 'the trigger is paused' });
       continue;

@@ -12,7 +12,7 @@ import type { SlackHttpAnswer } from '#shared/domain/tool-proxy';
 import { logger } from '#shared/observability/logger';
 import { approvalChannels } from '#shared/services/approval-channels';
 import { getApproval, resolveApproval } from '#shared/services/approvals';
-import { ToolCallRefused, withIntegration } from '#shared/services/tool-execution';
+import { credentialsOf, ToolCallRefused, withIntegration } from '#shared/services/tool-execution';
 
 /** A claim to post an approval's message that is older than this was abandoned by a dead handler. */
 const CLAIM_STALE_MS = 60_000;
@@ -47,6 +47,13 @@ async function syncOne(integration: Integration, stored: Approval): Promise<void
   const now = systemClock.now();
   let approval = stored;
   let record = await chatRepository.approvalMessage(approval.tenant_id, approval.approval_id, integration.integration_id);
+  // Opened when first needed, once for the post and the edit that may follow it.
+  let opened: Promise<{ credentials: SlackCredentials; client: Awaited<ReturnType<typeof clientFor>> }> | undefined;
+  const connection = () =>
+    (opened ??= (async () => {
+      const credentials = (await credentialsOf(integration)) as SlackCredentials;
+      return { credentials, client: await clientFor(integration, credentials) };
+    })());
   if (!record?.ts) {
     // Decided before it was ever posted: nothing to show. Another handler posting holds a claim.
     if (effectiveApproval(approval, now).status !== 'pending') return;
@@ -54,7 +61,8 @@ async function syncOne(integration: Integration, stored: Approval): Promise<void
     if (!(await chatRepository.claimApprovalMessage(approval.tenant_id, claim, new Date(now.getTime() - CLAIM_STALE_MS).toISOString()))) return;
     let posted;
     try {
-      posted = await withIntegration(integration, async (credentials) => postMessage(await clientFor(integration, credentials as SlackCredentials), { channel, ...approvalMessage(renderApproval(approval, now)) }));
+      const { credentials, client } = await connection();
+      posted = await withIntegration(integration, () => postMessage(client, { channel, ...approvalMessage(renderApproval(approval, now)) }), { credentials });
     } catch (error) {
       await chatRepository.releaseApprovalMessage(approval.tenant_id, approval.approval_id, integration.integration_id);
       throw error;
@@ -66,7 +74,8 @@ async function syncOne(integration: Integration, stored: Approval): Promise<void
     if (effectiveApproval(approval, systemClock.now()).status === 'pending') return;
   }
   const message = approvalMessage(renderApproval(approval, systemClock.now()));
-  await withIntegration(integration, async (credentials) => updateMessage(await clientFor(integration, credentials as SlackCredentials), { channel: record.channel, ts: record.ts!, ...message }));
+  const { credentials, client } = await connection();
+  await withIntegration(integration, () => updateMessage(client, { channel: record.channel, ts: record.ts!, ...message }), { credentials });
 }
 
 function allowed(integration: Integration, userId: string): boolean {
@@ -92,7 +101,7 @@ export async function handleApprovalInteraction(integration: Integration, creden
     return submitEdit(integration, interaction.private_metadata, interaction.values, interaction.user_id);
   }
   const approvalId = interaction.value ?? '';
-  const tell = (text: string) => (interaction.channel_id ? withIntegration(integration, () => postEphemeral(client, { channel: interaction.channel_id!, user: interaction.user_id, text })).catch(() => undefined) : undefined);
+  const tell = (text: string) => (interaction.channel_id ? withIntegration(integration, () => postEphemeral(client, { channel: interaction.channel_id!, user: interaction.user_id, text }), { credentials }).catch(() => undefined) : undefined);
   if (!allowed(integration, interaction.user_id)) {
     await tell(notAllowedText);
     return ok();
@@ -106,7 +115,7 @@ export async function handleApprovalInteraction(integration: Integration, creden
   }
   if (interaction.action_id === APPROVAL_ACTION_IDS.edit) {
     const view = renderApproval(approval, systemClock.now());
-    if (view.status === 'pending' && canEditInSlack(view.action)) await withIntegration(integration, () => openView(client, interaction.trigger_id, editModal(view) as never));
+    if (view.status === 'pending' && canEditInSlack(view.action)) await withIntegration(integration, () => openView(client, interaction.trigger_id, editModal(view) as never), { credentials });
     else await tell(view.status === 'pending' ? 'This action cannot be edited in Slack; edit it in the dashboard.' : 'This approval was already decided.');
     return ok();
   }

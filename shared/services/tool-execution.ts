@@ -46,10 +46,12 @@ export async function credentialsOf(integration: Integration): Promise<Integrati
 /**
  * Runs provider work with the integration's credentials: transient failures are retried with
  * backoff, refused credentials revoke the integration (with `integration.revoked`) and surface
- * as `integration_revoked`; a use is recorded in `last_used_at`.
+ * as `integration_revoked`; a use is recorded in `last_used_at`. A caller that opened the
+ * credentials already passes them, so they are not decrypted (a KMS call on AWS) twice.
  */
-export async function withIntegration<T>(integration: Integration, work: (credentials: IntegrationCredentials) => Promise<T>, clock: Clock = systemClock): Promise<T> {
-  const credentials = await credentialsOf(integration);
+export async function withIntegration<T>(integration: Integration, work: (credentials: IntegrationCredentials) => Promise<T>, options: { clock?: Clock; credentials?: IntegrationCredentials } = {}): Promise<T> {
+  const clock = options.clock ?? systemClock;
+  const credentials = options.credentials ?? (await credentialsOf(integration));
   for (let attempt = 1; ; attempt++) {
     try {
       const result = await work(credentials);
@@ -96,7 +98,7 @@ export async function callReadTool(request: { tenant_id: string; agent: string; 
     const integration = await boundIntegration(request.tenant_id, request.agent, tool.integration);
     if (!integration) throw new ToolCallRefused('integration_not_bound', `Agent '${request.agent}' has no ${tool.integration} integration: bind one with PATCH /v1/agents/${request.agent}/config.`);
     integrationId = integration.integration_id;
-    const result = await withIntegration(integration, (credentials) => runTool(request.tool, request.args, integration, credentials), clock);
+    const result = await withIntegration(integration, (credentials) => runTool(request.tool, request.args, integration, credentials), { clock });
     return answer({ outcome: 'succeeded', result });
   } catch (error) {
     if (error instanceof ToolCallRefused) return answer({ outcome: 'failed', error: { code: error.code, message: error.message } });

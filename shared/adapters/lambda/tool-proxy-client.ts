@@ -1,5 +1,6 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { getOptionalStringFromEnv, getStringFromEnv, once } from '#shared/config/env';
+import { ServiceUnavailableError } from '#shared/domain/errors';
 import type { ToolProxy, ToolProxyRequest } from '#shared/domain/tool-proxy';
 import { withoutSdkLogger } from '#shared/adapters/sdk-logging';
 import { traced } from '#shared/observability/tracer';
@@ -15,11 +16,15 @@ const lambdaClient = once(() => {
   return traced(withoutSdkLogger(new LambdaClient({ maxAttempts: 1, requestHandler: { connectionTimeout: 2_000, requestTimeout: 60_000 }, ...(endpoint ? { endpoint } : {}) })));
 });
 
-/** A function error or an unreadable answer is an outage of the proxy, not an answer: the caller's work is retried. */
-export class ToolProxyUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
+/**
+ * A function error or an unreadable answer is an outage of the proxy, not an answer: a route
+ * answers it 503 (its detail stays in `cause`, for the logs), a worker's message is retried.
+ */
+export class ToolProxyUnavailableError extends ServiceUnavailableError {
+  constructor(reason: string) {
+    super();
     this.name = 'ToolProxyUnavailableError';
+    this.cause = new Error(reason);
   }
 }
 

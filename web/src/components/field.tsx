@@ -30,3 +30,13 @@ export function errorUnder(errors: Record<string, string>, prefix: string): stri
   const key = Object.keys(errors).find((path) => path === prefix || path.startsWith(`${prefix}.`));
   return key === undefined ? undefined : key === prefix ? errors[key] : `${key.slice(prefix.length + 1)}: ${errors[key]}`;
 }
+
+/** The form's summary of its field errors, announced once the API answered with them. */
+export function FieldErrorCount({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <p className="field-error" role="alert">
+      {count === 1 ? 'One field needs attention.' : `${count} fields need attention.`}
+    </p>
+  );
+}

@@ -1,6 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { SchemaFields } from '../../../components/schema-form/schema-form';
+import { FieldErrorCount } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { fieldErrors } from '../../../api/problem-error';
 import { fieldsOf } from '../../../lib/schema-form/fields';
@@ -53,11 +54,7 @@ export function RunTaskForm({ agentId, taskType }: { agentId: string; taskType: 
           <option value="low">low</option>
         </select>
       </div>
-      {errorCount > 0 && (
-        <p className="field-error" role="alert">
-          {errorCount === 1 ? 'One field needs attention.' : `${errorCount} fields need attention.`}
-        </p>
-      )}
+      <FieldErrorCount count={errorCount} />
       {create.error && !errorCount && <ProblemMessage error={create.error} />}
       <div className="actions">
         <button type="submit" className="button primary" disabled={create.isPending}>

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { ProblemMessage } from '../../../components/problem-message';
 import { INTEGRATION_KINDS, KIND_LABELS, type IntegrationKind, type NewIntegration } from '../api/integrations';
 import { credentialErrors, credentialProblems, credentialsBody, CredentialsFields, EMPTY_CREDENTIALS, type CredentialValues } from './credentials-fields';
-import { errorUnder, Field } from '../../../components/field';
+import { Field, FieldErrorCount, errorUnder } from '../../../components/field';
 
 interface IntegrationFormProps {
   busy: boolean;
@@ -110,11 +110,7 @@ export function IntegrationForm({ busy, error, onSubmit }: IntegrationFormProps)
           </>
         )}
       </fieldset>
-      {fieldCount > 0 && (
-        <p className="field-error" role="alert">
-          {fieldCount === 1 ? 'One field needs attention.' : `${fieldCount} fields need attention.`}
-        </p>
-      )}
+      <FieldErrorCount count={fieldCount} />
       <div className="actions">
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? 'Checking with the provider…' : 'Connect'}

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { fieldErrors } from '../../../api/problem-error';
-import { errorUnder, Field } from '../../../components/field';
+import { Field, FieldErrorCount, errorUnder } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { browserTimeZone, knownTimeZones } from '../../../lib/zoned-time';
 import { useAgents, useManifest } from '../../agents/api/agents';
@@ -234,11 +234,7 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
           </fieldset>
         )}
       </fieldset>
-      {fieldCount > 0 && (
-        <p className="field-error" role="alert">
-          {fieldCount === 1 ? 'One field needs attention.' : `${fieldCount} fields need attention.`}
-        </p>
-      )}
+      <FieldErrorCount count={fieldCount} />
       <div className="actions">
         <button type="submit" className="button primary" disabled={busy || blocked}>
           {busy ? 'Creating…' : 'Create trigger'}
