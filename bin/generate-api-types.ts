@@ -1,15 +1,17 @@
 /**
- * Writes web/src/api/schema.d.ts, the dashboard's types of every route, from the OpenAPI document
+ * Writes web/src/api/schema.d.ts, the dashboard's types of every route (and the worker SDK's copy), from the OpenAPI document
  * the service builds in-process, so the typed client follows the route table without a running
  * server. Run after changing a route, a schema or an operation: `npm run generate:api-types`.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { openApiDocument } from '#functions/openapi/openapi-document';
 import { repositoryRoot } from '#lib/local/handler-loader';
 
 export const API_TYPES_FILE = 'web/src/api/schema.d.ts';
+/** The worker SDK's copy: its wire types are checked against it (test/unit/sdk/api-types.test.ts). */
+export const SDK_API_TYPES_FILE = 'sdk/typescript/src/generated/api.d.ts';
 
 /** The generated module's text for the service's current OpenAPI document. */
 export async function apiTypesSource(): Promise<string> {
@@ -18,6 +20,10 @@ export async function apiTypesSource(): Promise<string> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync(join(repositoryRoot, API_TYPES_FILE), await apiTypesSource());
-  process.stdout.write(`wrote ${API_TYPES_FILE}\n`);
+  const source = await apiTypesSource();
+  for (const file of [API_TYPES_FILE, SDK_API_TYPES_FILE]) {
+    mkdirSync(dirname(join(repositoryRoot, file)), { recursive: true });
+    writeFileSync(join(repositoryRoot, file), source);
+    process.stdout.write(`wrote ${file}\n`);
+  }
 }

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { TARGET_OPTIONS, tenantOption, useDeployment } from './deployment-target';
 import { NotFoundError } from '#shared/domain/errors';
 import { roleOf } from '#shared/domain/api-key';
-import { isRole, ROLES } from '#shared/domain/roles';
+import { isMemberRole, MEMBER_ROLES } from '#shared/domain/roles';
 import { createApiKey, listApiKeys, revokeApiKey } from '#shared/services/api-keys';
 import { clearTenantLimits, getTenantLimits, setTenantLimits } from '#shared/services/tenant-limits';
 
@@ -54,8 +54,8 @@ const [command, argument] = positionals;
 switch (command) {
   case 'create': {
     const tenant = requireTenant('create');
-    if (values.role !== undefined && !isRole(values.role)) {
-      console.error(`--role must be one of ${ROLES.join(', ')}.`);
+    if (values.role !== undefined && !isMemberRole(values.role)) {
+      console.error(`--role must be one of ${MEMBER_ROLES.join(', ')} (an agent key is made with POST /v1/api-keys, bound to its agent).`);
       process.exit(2);
     }
     const { key, record } = await createApiKey(tenant, { role: values.role, name: values.name });

@@ -63,6 +63,8 @@ export interface RouteDefinition {
   access: RouteAccess;
   /** Served at the root instead of under `/v1` by the local runtime (health checks). */
   unversioned?: boolean;
+  /** The longest the route may wait for something to happen (a claim's long poll): its function's timeout allows for it. */
+  waitsSeconds?: number;
 }
 
 const declaredRoutes: readonly RouteDefinition[] = [
@@ -81,6 +83,17 @@ const declaredRoutes: readonly RouteDefinition[] = [
   // API Gateway allows one variable name per path level, so `{agent_slug}` of the spec is
   // `{agent_id}` here; the handler accepts a slug or an id.
   { method: 'PATCH', path: '/agents/{agent_id}/config', handler: 'functions/agents/update-agent-config.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
+
+  // The worker protocol of custom agents (docs/workers.md): only an `agent` key, bound to one
+  // custom agent, calls these, and it can call nothing else. A claim waits up to 20 s for a task.
+  { method: 'POST', path: '/agents/{agent_id}/claims', handler: 'functions/agents/claim-task.ts', auth: 'api_key', role: 'agent', access: { table: 'read_write' }, waitsSeconds: 20 },
+  { method: 'POST', path: '/tasks/{task_id}/heartbeat', handler: 'functions/tasks/heartbeat-task.ts', auth: 'api_key', role: 'agent', access: { table: 'read_write' } },
+  { method: 'POST', path: '/tasks/{task_id}/artifacts', handler: 'functions/tasks/emit-task-artifact.ts', auth: 'api_key', role: 'agent', access: { table: 'read_write' } },
+  { method: 'POST', path: '/tasks/{task_id}/approvals', handler: 'functions/tasks/request-task-approval.ts', auth: 'api_key', role: 'agent', access: { table: 'read_write', schedules: true } },
+  { method: 'POST', path: '/tasks/{task_id}/tool-calls', handler: 'functions/tasks/call-task-tool.ts', auth: 'api_key', role: 'agent', access: { table: 'read_write', invokeToolProxy: true } },
+  { method: 'POST', path: '/tasks/{task_id}/complete', handler: 'functions/tasks/complete-task.ts', auth: 'api_key', role: 'agent', access: { table: 'read_write' } },
+  { method: 'POST', path: '/tasks/{task_id}/fail', handler: 'functions/tasks/fail-task.ts', auth: 'api_key', role: 'agent', access: { table: 'read_write' } },
+  { method: 'POST', path: '/tasks/{task_id}/release', handler: 'functions/tasks/release-task.ts', auth: 'api_key', role: 'agent', access: { table: 'read_write' } },
 
   { method: 'POST', path: '/tasks', handler: 'functions/tasks/create-task.ts', auth: 'api_key', role: 'operator', access: { table: 'read_write', dispatchTasks: true } },
   { method: 'GET', path: '/tasks', handler: 'functions/tasks/list-tasks.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },

@@ -4,7 +4,18 @@ import { ROLES } from '#shared/domain/roles';
 /** A label people recognise the key by: printable, one line. */
 const name = /* @__PURE__ */ z.schema(() => z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[^\p{Cc}]+$/u, 'must be one line of printable characters')));
 
-export const createApiKeyBody = /* @__PURE__ */ z.schema(() => z.strictObject({ name, role: z.optional(z.enum(ROLES)) }));
+/**
+ * `agent` names the custom agent a key of role `agent` works for (its slug), and goes with that
+ * role only: such a key can do nothing but its agent's worker protocol (docs/workers.md).
+ */
+export const createApiKeyBody = /* @__PURE__ */ z.schema(() =>
+  z
+    .strictObject({ name, role: z.optional(z.enum(ROLES)), agent: z.optional(z.string().check(z.minLength(1), z.maxLength(64))) })
+    .check(
+      z.refine((body) => body.role !== 'agent' || body.agent !== undefined, { path: ['agent'], message: 'is required with role agent: the slug of the custom agent the key works for' }),
+      z.refine((body) => body.agent === undefined || body.role === 'agent', { path: ['agent'], message: 'goes with role agent only' }),
+    ),
+);
 
 export const listApiKeysQuery = /* @__PURE__ */ z.schema(() =>
   z.object({

@@ -34,7 +34,7 @@ const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arnPrefix}/${stage}/*` }],
     },
     // Flat strings, as API Gateway passes them on; the route chain checks the role (tenant-context.ts).
-    context: { tenant_id: caller.tenantId, ...(caller.principal.type === 'api_key' ? { key_id: caller.principal.id } : {}), principal_type: caller.principal.type, principal_id: caller.principal.id, ...(caller.principal.name ? { principal_name: caller.principal.name } : {}), role: caller.role },
+    context: { tenant_id: caller.tenantId, ...(caller.principal.type === 'api_key' ? { key_id: caller.principal.id } : {}), principal_type: caller.principal.type, principal_id: caller.principal.id, ...(caller.principal.name ? { principal_name: caller.principal.name } : {}), role: caller.role, ...(caller.agent ? { agent: caller.agent } : {}) },
   };
 };
 

@@ -1,12 +1,12 @@
 import * as z from '#shared/zod';
-import { ROLES } from '#shared/domain/roles';
+import { MEMBER_ROLES } from '#shared/domain/roles';
 
 /** An email address as people type it: one `@`, no spaces, at most 254 characters (RFC 5321). */
 const email = /* @__PURE__ */ z.schema(() => z.string().check(z.maxLength(254), z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')));
 
-export const createMemberBody = /* @__PURE__ */ z.schema(() => z.strictObject({ email, role: z.enum(ROLES) }));
+export const createMemberBody = /* @__PURE__ */ z.schema(() => z.strictObject({ email, role: z.enum(MEMBER_ROLES) }));
 
-export const updateMemberBody = /* @__PURE__ */ z.schema(() => z.strictObject({ role: z.enum(ROLES) }));
+export const updateMemberBody = /* @__PURE__ */ z.schema(() => z.strictObject({ role: z.enum(MEMBER_ROLES) }));
 
 export const listMembersQuery = /* @__PURE__ */ z.schema(() =>
   z.object({

@@ -12,6 +12,7 @@ import * as triggers from '#functions/triggers/schemas';
 import * as integrations from '#functions/integrations/schemas';
 import { noQuery, updateRetentionBody } from '#functions/settings/schemas';
 import { createTaskBody, listTasksQuery, taskParams } from '#functions/tasks/schemas';
+import * as worker from '#functions/tasks/worker-schemas';
 import { usageQuery } from '#functions/usage/schemas';
 import * as webhooks from '#functions/webhooks/schemas';
 
@@ -32,7 +33,33 @@ export const operations: Record<string, OperationSpec> = {
   'GET /problems/{code}': { summary: 'Describe one problem type', request: { params: problemTypeParams }, responses: ok('ProblemType') },
   'GET /openapi.json': { summary: 'This OpenAPI document', request: {}, responses: ok('OpenApiDocument') },
 
-  'POST /agents/deploy': { summary: 'Deploy a built-in agent', request: { body: deployAgentBody }, responses: created('Agent'), example: { agent_slug: 'ai-readiness', name: 'AI readiness' } },
+  'POST /agents/deploy': {
+    summary: 'Deploy a built-in agent, or a custom agent of your own with its manifest',
+    request: { body: deployAgentBody },
+    responses: created('Agent'),
+    example: {
+      agent_slug: 'invoice-checker',
+      name: 'Invoice checker',
+      manifest: {
+        description: 'Checks supplier invoices and mails the accounts team.',
+        task_types: [
+          {
+            task_type: 'invoice.check',
+            description: 'Checks one invoice against its purchase order.',
+            input_schema: { type: 'object', required: ['invoice_number', 'amount'], properties: { invoice_number: { type: 'string' }, amount: { type: 'number' } } },
+            artifact_types: ['invoice.check_report'],
+            tools: ['mail.send'],
+          },
+        ],
+      },
+    },
+  },
+  'POST /agents/{agent_id}/claims': {
+    summary: "Claim the next task of the key's agent, waiting up to wait_seconds (worker protocol)",
+    request: { params: agentParams, body: worker.claimBody },
+    responses: { ...ok('Claim', 'A task and its lease'), 204: { description: 'Nothing to claim within the wait', empty: true } },
+    example: { wait_seconds: 20, lease_seconds: 60 },
+  },
   'GET /agents': { summary: 'List deployed agents', request: {}, responses: ok('AgentList') },
   'GET /agents/catalog': { summary: 'List the agents one can deploy', request: {}, responses: ok('AgentCatalog') },
   'GET /agents/{agent_id}': { summary: 'Get a deployed agent (by id or slug)', request: { params: agentParams }, responses: ok('Agent') },
@@ -49,6 +76,18 @@ export const operations: Record<string, OperationSpec> = {
   'GET /tasks/{task_id}': { summary: 'Get a task', request: { params: taskParams }, responses: ok('Task') },
   'DELETE /tasks/{task_id}': { summary: 'Cancel a task (slug shape)', request: { params: taskParams }, responses: ok('TaskCancellation') },
   'POST /tasks/{task_id}/cancel': { summary: 'Cancel a task', request: { params: taskParams }, responses: ok('Task') },
+  'POST /tasks/{task_id}/heartbeat': { summary: "Extend a worker's lease, with progress; says whether the task was cancelled", request: { params: taskParams, body: worker.heartbeatBody }, responses: ok('Heartbeat'), example: { lease_id: 'lse_01J9Z8Q4M6V1T2W3X4Y5Z6A7B8', progress: 0.5, message: 'Checked the purchase order' } },
+  'POST /tasks/{task_id}/artifacts': { summary: "Emit an artifact of a type the agent's manifest declares (worker protocol)", request: { params: taskParams, body: worker.workerArtifactBody }, responses: created('Artifact'), example: { lease_id: 'lse_01J9Z8Q4M6V1T2W3X4Y5Z6A7B8', type: 'invoice.check_report', data: { invoice_number: 'INV-42', matches_order: true } } },
+  'POST /tasks/{task_id}/approvals': {
+    summary: 'Ask a person first: the task waits for the decision and the lease ends (worker protocol)',
+    request: { params: taskParams, body: worker.workerApprovalBody },
+    responses: created('Approval'),
+    example: { lease_id: 'lse_01J9Z8Q4M6V1T2W3X4Y5Z6A7B8', title: 'Tell accounts about INV-42', description: 'The invoice matches its order.', action: { type: 'mail.send', to: 'accounts@example.com', subject: 'INV-42 checked', body: 'INV-42 matches PO-7.' } },
+  },
+  'POST /tasks/{task_id}/tool-calls': { summary: 'Call a read tool through the tool proxy (worker protocol)', request: { params: taskParams, body: worker.workerToolCallBody }, responses: ok('ToolCall'), example: { lease_id: 'lse_01J9Z8Q4M6V1T2W3X4Y5Z6A7B8', tool: 'github.read_file', args: { repository: 'acme/invoices', path: 'INV-42.json' } } },
+  'POST /tasks/{task_id}/complete': { summary: 'Complete the task (worker protocol)', request: { params: taskParams, body: worker.leaseBody }, responses: ok('Task'), example: { lease_id: 'lse_01J9Z8Q4M6V1T2W3X4Y5Z6A7B8' } },
+  'POST /tasks/{task_id}/fail': { summary: 'Fail the task with an error code (worker protocol)', request: { params: taskParams, body: worker.workerFailBody }, responses: ok('Task'), example: { lease_id: 'lse_01J9Z8Q4M6V1T2W3X4Y5Z6A7B8', error: { code: 'invoice_unreadable', message: 'The PDF has no text layer.' } } },
+  'POST /tasks/{task_id}/release': { summary: 'Give the task back to the queue, e.g. when shutting down (worker protocol)', request: { params: taskParams, body: worker.leaseBody }, responses: ok('Task'), example: { lease_id: 'lse_01J9Z8Q4M6V1T2W3X4Y5Z6A7B8' } },
   'GET /tasks/{task_id}/artifacts': { summary: "List a task's artifacts", request: { params: taskParams }, responses: ok('TaskArtifacts') },
 
   'POST /sessions': {

@@ -19,6 +19,7 @@ const log = (entry: Record<string, unknown>) => {
 function publish(report: SweepReport): void {
   recordMetric('approvalsPending', report.approvalsPending);
   recordMetric('tasksTimedOut', report.tasksTimedOut);
+  recordMetric('leasesLost', report.leasesLost);
   recordMetric('scansRedriven', report.detectorRunsRedriven);
 }
 

@@ -8,6 +8,17 @@ import { acknowledgePublicMethod, acknowledgeTokenAuthorizer } from '#lib/nag';
 
 /** Below API Gateway's 29 s integration limit, so a slow handler ends as our problem+json, not a gateway 504. */
 export const HANDLER_TIMEOUT = Duration.seconds(10);
+/**
+ * A route that waits (a worker's claim, up to 20 s) mostly sleeps between reads: Lambda bills its
+ * memory for every second of the wait, so it runs small (docs/benchmarks.md prices the wait).
+ */
+export const WAITING_ROUTE_MEMORY_MB = 256;
+
+/** A route function's timeout and memory: a waiting route's timeout covers its wait, under API Gateway's 29 s. */
+export function sizeOf(route: Pick<RouteDefinition, 'waitsSeconds'>): { timeout: Duration; memorySize?: number } {
+  if (!route.waitsSeconds) return { timeout: HANDLER_TIMEOUT };
+  return { timeout: Duration.seconds(Math.min(28, route.waitsSeconds + HANDLER_TIMEOUT.toSeconds() / 2)), memorySize: WAITING_ROUTE_MEMORY_MB };
+}
 
 /** A route group: the routes under one first path segment (`/tasks`, `/tasks/{task_id}/cancel`, ...). */
 export interface RouteGroup {
@@ -65,7 +76,7 @@ export class RouteGroupStack extends NestedStack {
     const invokeRole = new Role(this, 'InvokeRole', { assumedBy: new ServicePrincipal('apigateway.amazonaws.com'), description: `API Gateway invokes the API route functions under /${group.segment} with this role` });
     const top = new Resource(this, 'Path', { parent: api.root, pathPart: group.segment });
     for (const route of group.routes) {
-      const fn = new GatehouseFunction(this, functionId(route.handler), { handlerFile: route.handler, timeout: HANDLER_TIMEOUT });
+      const fn = new GatehouseFunction(this, functionId(route.handler), { handlerFile: route.handler, ...sizeOf(route) });
       fn.bindData(route.access, resources);
       invokeRole.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }));
       const method = resourceFor(top, route.path).addMethod(

@@ -4,8 +4,8 @@ import type { IConstruct } from 'constructs';
 import { RATE_LIMIT_PARTITION_PREFIX } from '#shared/adapters/dynamodb/keys';
 import { LIMIT_SETTINGS, parseLimit, type LimitName } from '#shared/config/limits';
 
-/** What API route functions read: the request budget and the size caps. */
-export const API_LIMITS: readonly LimitName[] = ['ratePerSecond', 'burst', 'maxBodyBytes', 'maxQueryStringLength', 'maxPathParameterLength'];
+/** What API route functions read: the request budget and the size caps, and for workers' claims the task cap and the longest wait. */
+export const API_LIMITS: readonly LimitName[] = ['ratePerSecond', 'burst', 'maxBodyBytes', 'maxQueryStringLength', 'maxPathParameterLength', 'tenantTaskConcurrency', 'claimWaitSeconds'];
 /** What the task worker reads: the per-tenant cap on running tasks and the deferral delay. */
 export const WORKER_LIMITS: readonly LimitName[] = ['tenantTaskConcurrency', 'taskDeferSeconds'];
 

@@ -47,6 +47,10 @@ export interface ApprovalDecision {
   resolution?: 'resolved' | 'expired';
   /** The approved action could not be executed (revoked credentials, a provider down): the task fails with it. */
   failure?: { code: string; message: string };
+  /** The approval this decides (a worker's claim hands decisions back by it). */
+  approval_id?: string;
+  /** What the service's execution of an approved tool action gave (a worker's claim shows it). */
+  execution?: { status: 'executed' | 'failed'; result?: Record<string, unknown>; error?: { code: string; message: string } };
 }
 
 /**

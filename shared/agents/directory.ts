@@ -40,7 +40,7 @@ export function unknownAgentError(reference: string, field: string): InvalidRequ
   const names = BUILT_IN_AGENTS.map((agent) => (agent.aliases.length > 0 ? `${agent.slug} (alias ${agent.aliases.join(', ')})` : agent.slug));
   const slugs = BUILT_IN_AGENTS.flatMap((agent) => [agent.slug, ...agent.aliases]);
   return new InvalidRequestError(
-    `Unknown agent '${reference}'. The built-in agents are ${names.join(' and ')}; GET /v1/agents/catalog lists them with their task types (${AGENT_CATALOG_DOCS}).`,
+    `Unknown agent '${reference}'. The built-in agents are ${names.join(' and ')}; GET /v1/agents/catalog lists them with their task types (${AGENT_CATALOG_DOCS}). An agent of your own is deployed with a manifest (docs/workers.md).`,
     [{ path: field, message: `not a built-in agent; must be one of: ${slugs.join(', ')}` }],
     'unknown_agent',
   );

@@ -32,6 +32,11 @@ export const LIMIT_SETTINGS = {
   tenantTaskConcurrency: setting('GATEHOUSE_TENANT_TASK_CONCURRENCY', 'gatehouse:tenantTaskConcurrency', 10, 1, 100),
   /** First delay before a task deferred by the tenant's cap is offered again (doubles per deferral, ×32 at most). */
   taskDeferSeconds: setting('GATEHOUSE_TASK_DEFER_SECONDS', 'gatehouse:taskDeferSeconds', 2, 1, 28),
+  /**
+   * The longest a worker's claim waits for a task (its `wait_seconds` is cut to this): a waiting
+   * claim holds its Lambda, so this is what an idle worker costs (docs/benchmarks.md).
+   */
+  claimWaitSeconds: setting('GATEHOUSE_CLAIM_WAIT_SECONDS', 'gatehouse:claimWaitSeconds', 20, 0, 20),
 } as const;
 
 export type LimitName = keyof typeof LIMIT_SETTINGS;

@@ -1,5 +1,7 @@
+import type { CustomAgentManifest } from '#shared/domain/custom-agent';
 import type { IntegrationKind } from '#shared/domain/integration';
-/** A built-in agent deployed into one tenant. */
+
+/** An agent deployed into one tenant: a built-in, or a custom agent with its manifest, whose tasks workers claim. */
 export interface AgentDeployment {
   agent_id: string;
   tenant_id: string;
@@ -9,6 +11,12 @@ export interface AgentDeployment {
   config: AgentConfig;
   created_at: string;
   updated_at: string;
+  /** A custom agent's manifest; absent on a built-in (its manifest is in the code). */
+  manifest?: CustomAgentManifest;
+}
+
+export function isCustomAgent(agent: Pick<AgentDeployment, 'manifest'>): agent is AgentDeployment & { manifest: CustomAgentManifest } {
+  return agent.manifest !== undefined;
 }
 
 export interface AgentConfig {
@@ -27,6 +35,7 @@ export function renderAgent(agent: AgentDeployment) {
     name: agent.name,
     status: agent.status,
     config: agent.config,
+    kind: isCustomAgent(agent) ? ('custom' as const) : ('built_in' as const),
     created_at: agent.created_at,
     updated_at: agent.updated_at,
   };

@@ -39,6 +39,8 @@ export interface ApiKeyRecord {
   role?: Role;
   /** The principal that created it through the API; absent for keys made outside the API. */
   created_by?: Principal;
+  /** The custom agent (slug) a key of role `agent` works for; absent on every other key. */
+  agent?: string;
 }
 
 /** The role a key acts with. */
@@ -56,6 +58,7 @@ export function renderApiKey(record: ApiKeyRecord) {
     created_at: record.created_at,
     created_by: record.created_by ?? null,
     last_used_at: record.last_used_at ?? null,
+    ...(record.agent ? { agent: record.agent } : {}),
     ...(record.revoked_at ? { revoked_at: record.revoked_at } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { ApprovalDecision } from '#shared/agents/agent';
 import { InvalidRequestError } from '#shared/domain/errors';
 import type { Principal } from '#shared/domain/roles';
+import { toolNamed } from '#shared/domain/tools';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'denied';
 export type ApprovalAction = { type: string } & Record<string, unknown>;
@@ -79,13 +80,25 @@ export function renderApproval(approval: Approval, now: Date) {
 
 /** What the agent's replayed `requestApproval` call returns. */
 export function decisionOf(approval: Approval): ApprovalDecision {
+  const execution = approval.execution;
   return {
+    approval_id: approval.approval_id,
     decision: approval.decision ?? 'denied',
     action: approval.action,
     ...(approval.comment !== undefined ? { comment: approval.comment } : {}),
     resolution: approval.resolution ?? 'resolved',
     ...(approval.execution?.error ? { failure: approval.execution.error } : {}),
+    ...(execution ? { execution: { status: execution.status, ...(execution.result ? { result: execution.result } : {}), ...(execution.error ? { error: execution.error } : {}) } } : {}),
   };
+}
+
+/**
+ * Whether the service carries out an approved action itself (through the tool proxy): always for
+ * the built-in agents; for a custom agent's worker, only a Gatehouse tool that acts (`mail.send`,
+ * ...): any other action is the worker's own, handed back with the decision on its next claim.
+ */
+export function serviceExecutes(action: ApprovalAction, runsOn: 'worker' | undefined): boolean {
+  return runsOn !== 'worker' || toolNamed(action.type)?.acts === true;
 }
 
 const EMAIL = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;

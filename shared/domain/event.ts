@@ -6,6 +6,8 @@ export const EVENT_TYPES = [
   'task.complete',
   'task.failed',
   'task.cancelled',
+  // A custom agent's task back in its queue: its worker's lease ran out, or the worker gave it back.
+  'task.requeued',
   'artifact.emitted',
   'approval.requested',
   'approval.resolved',

@@ -25,3 +25,16 @@ export function validateAgainstSchema(schema: JsonSchema, value: unknown): Field
     message: error.keyword === 'additionalProperties' ? `unknown property '${(error.params as { additionalProperty: string }).additionalProperty}'` : (error.message ?? 'is invalid'),
   }));
 }
+
+/**
+ * Why a JSON Schema cannot validate anything (it does not compile under draft 2020-12), or
+ * undefined when it can: a custom agent's manifest is refused with this message at deploy time.
+ */
+export function schemaProblem(schema: JsonSchema): string | undefined {
+  try {
+    ajv.compile(schema);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,4 +1,4 @@
-import type { Principal, Role } from '#shared/domain/roles';
+import type { MemberRole, Principal } from '#shared/domain/roles';
 
 /**
  * A person's membership of a tenant. A person is known by email until their first sign-in, when
@@ -19,7 +19,7 @@ export interface MemberRecord {
   /** Lower-cased. */
   email: string;
   name?: string;
-  role: Role;
+  role: MemberRole;
   status: MemberStatus;
   created_at: string;
   /** Who invited the person; absent for members the local runtime made from its configuration. */

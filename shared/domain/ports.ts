@@ -8,6 +8,11 @@ import type { Task, TaskError } from '#shared/domain/task';
 /** What happened to one agent-context call when the runtime tried to apply it. */
 export type StepOutcome = 'applied' | 'already_applied' | 'task_not_running';
 
+/** A worker's write holds only while the task is running under this lease. */
+export interface HeldLease {
+  leaseId: string;
+}
+
 /**
  * Consecutive progress calls not written yet, coalesced: progress is a gauge, so only the latest
  * call's event is written, and the write applies every call it covers (docs/agent-runtime.md).
@@ -53,7 +58,8 @@ export interface TaskDispatcher {
 /** Parks a task on a human decision (agent-context call `step`). */
 export interface ApprovalGate {
   /** Creates the approval (and its expiry), parks the task and records `approval.requested`. */
-  pause(task: Task, step: number, request: ApprovalRequest, gatedArtifactId: string | undefined): Promise<StepOutcome>;
+  /** With `lease`, the task parks only while that worker's lease is still its own (docs/workers.md). */
+  pause(task: Task, step: number, request: ApprovalRequest, gatedArtifactId: string | undefined, lease?: HeldLease): Promise<StepOutcome>;
 }
 
 /**

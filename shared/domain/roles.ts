@@ -3,16 +3,28 @@
  * `operator` are siblings, each allowed its own kind of action beside reading, and `admin` holds
  * both and more. So a route names its least role and `allows` says whether a role covers it.
  */
-export const ROLES = ['admin', 'approver', 'operator', 'viewer'] as const;
+export const MEMBER_ROLES = ['admin', 'approver', 'operator', 'viewer'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+/**
+ * Every role: a person's, or `agent`, which only API keys bound to one custom agent have. An
+ * agent key stands outside the line: it can call its agent's worker protocol and nothing else,
+ * and nobody else calls the protocol (docs/workers.md).
+ */
+export const ROLES = [...MEMBER_ROLES, 'agent'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Every role covers itself; `admin` covers all; every role covers `viewer`. */
+/** Every role covers itself; `admin` covers all but `agent`; every person's role covers `viewer`. */
 export function allows(role: Role, required: Role): boolean {
+  if (role === 'agent' || required === 'agent') return role === required;
   return role === required || role === 'admin' || required === 'viewer';
 }
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+export function isMemberRole(value: unknown): value is MemberRole {
+  return typeof value === 'string' && (MEMBER_ROLES as readonly string[]).includes(value);
 }
 
 /** Keys without a stored role (GATEHOUSE_API_KEYS, the dev key, CLI keys without `--role`) are admins. */
@@ -31,4 +43,6 @@ export interface Caller {
   tenantId: string;
   principal: Principal;
   role: Role;
+  /** The custom agent an `agent` key is bound to (its slug); absent for every other caller. */
+  agent?: string;
 }

@@ -88,6 +88,8 @@ export function toolCallNeedsRedispatch(approval: { resolved_at?: string; create
 /** What one sweep did, for the log line and the ApprovalsPending, TasksTimedOut and ScansRedriven metrics. */
 export interface SweepReport {
   tasksTimedOut: number;
+  /** Workers' leases that ran out (their tasks re-queued, or failed at the last one). */
+  leasesLost: number;
   tasksRedispatched: number;
   detectorRunsRedriven: number;
   toolCallsRedispatched: number;

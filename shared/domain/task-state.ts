@@ -9,17 +9,25 @@ import type { StepOutcome } from '#shared/domain/ports';
 export type TaskShape = 'slug' | 'id';
 export type TaskStatus = 'queued' | 'pending' | 'running' | 'awaiting_approval' | 'complete' | 'failed' | 'cancelled';
 /**
- * `step`: an agent-context call applied while the task runs (it stays running; its step count
- * moves on). `time_out`: the stuck-work sweeper fails a task that ran past its deadline
- * (`agent_timeout`).
+ * Who runs a task: the built-in runtime, or (`worker`) the workers of a custom agent, which claim
+ * it through the worker protocol (docs/workers.md). Absent on the task: the runtime.
  */
-export type TaskTrigger = 'start' | 'step' | 'pause' | 'resume' | 'complete' | 'fail' | 'time_out' | 'cancel';
+export type TaskRunner = 'runtime' | 'worker';
+
+/**
+ * `step`: an agent-context call applied while the task runs (it stays running; its step count
+ * moves on). `time_out`: the stuck-work sweeper fails a task that ran past its deadline, or whose
+ * worker lost its lease too often (`agent_timeout`). `release`: a worker's task goes back to the
+ * queue (its lease ran out, or the worker gave it back). `reject`: a task fails before anything
+ * ran it (a custom agent's input that breaks its schema).
+ */
+export type TaskTrigger = 'start' | 'step' | 'pause' | 'resume' | 'release' | 'complete' | 'fail' | 'reject' | 'time_out' | 'cancel';
 /** Every write of a task: its creation, or a trigger of the machine. */
 export type TaskWrite = 'create' | TaskTrigger;
 
 export const TASK_STATUSES: readonly TaskStatus[] = ['queued', 'pending', 'running', 'awaiting_approval', 'complete', 'failed', 'cancelled'];
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ['complete', 'failed', 'cancelled'];
-export const TASK_TRIGGERS: readonly TaskTrigger[] = ['start', 'step', 'pause', 'resume', 'complete', 'fail', 'time_out', 'cancel'];
+export const TASK_TRIGGERS: readonly TaskTrigger[] = ['start', 'step', 'pause', 'resume', 'release', 'complete', 'fail', 'reject', 'time_out', 'cancel'];
 
 /** What one write does to a task's state. */
 export interface TaskTransition {
@@ -37,7 +45,7 @@ export function initialStatus(shape: TaskShape): TaskStatus {
 const waiting = (shape: TaskShape): TaskStatus => initialStatus(shape);
 
 /** For each write: the states it may leave from, and the state it leads to. */
-function rule(shape: TaskShape, write: TaskWrite): { from: TaskStatus[]; to: TaskStatus } {
+function rule(shape: TaskShape, write: TaskWrite, runner: TaskRunner): { from: TaskStatus[]; to: TaskStatus } {
   switch (write) {
     case 'create':
       return { from: [], to: waiting(shape) };
@@ -48,12 +56,19 @@ function rule(shape: TaskShape, write: TaskWrite): { from: TaskStatus[]; to: Tas
     case 'pause':
       return { from: ['running'], to: 'awaiting_approval' };
     case 'resume':
-      return { from: ['awaiting_approval'], to: 'running' };
+      // The runtime runs a decided task on at once; a worker's task waits for a worker to claim it again.
+      return { from: ['awaiting_approval'], to: runner === 'worker' ? waiting(shape) : 'running' };
+    case 'release':
+      // Only a worker's task goes back: the runtime's redelivers its message instead.
+      return { from: runner === 'worker' ? ['running'] : [], to: waiting(shape) };
     case 'complete':
       return { from: ['running'], to: 'complete' };
     case 'fail':
       // A parked task can fail too: its approval may expire and the agent give up.
       return { from: ['running', 'awaiting_approval'], to: 'failed' };
+    case 'reject':
+      // The runtime's tasks fail bad input when they run (agent-runner.ts).
+      return { from: runner === 'worker' ? [waiting(shape)] : [], to: 'failed' };
     case 'time_out':
       // Only a running task has a deadline: a parked one waits for a human, and its approval's
       // expiry decides how long.
@@ -64,19 +79,19 @@ function rule(shape: TaskShape, write: TaskWrite): { from: TaskStatus[]; to: Tas
 }
 
 /** The one description of a write that repositories derive their conditions and index keys from. */
-export function transitionOf(shape: TaskShape, write: TaskWrite): TaskTransition {
-  const { from, to } = rule(shape, write);
+export function transitionOf(shape: TaskShape, write: TaskWrite, runner: TaskRunner = 'runtime'): TaskTransition {
+  const { from, to } = rule(shape, write, runner);
   return { from, to, dispatchable: isDispatchable(to) };
 }
 
-export function canTransition(shape: TaskShape, from: TaskStatus, trigger: TaskTrigger): boolean {
-  return rule(shape, trigger).from.includes(from);
+export function canTransition(shape: TaskShape, from: TaskStatus, trigger: TaskTrigger, runner: TaskRunner = 'runtime'): boolean {
+  return rule(shape, trigger, runner).from.includes(from);
 }
 
 /** The state a trigger leads to from `from`, or a ConflictError naming why it cannot happen. */
-export function nextStatus(shape: TaskShape, from: TaskStatus, trigger: TaskTrigger): TaskStatus {
-  if (!canTransition(shape, from, trigger)) throw transitionConflict(from, trigger);
-  return rule(shape, trigger).to;
+export function nextStatus(shape: TaskShape, from: TaskStatus, trigger: TaskTrigger, runner: TaskRunner = 'runtime'): TaskStatus {
+  if (!canTransition(shape, from, trigger, runner)) throw transitionConflict(from, trigger);
+  return rule(shape, trigger, runner).to;
 }
 
 export function transitionConflict(from: TaskStatus, trigger: TaskTrigger): ConflictError {
@@ -93,12 +108,17 @@ export function transitionConflict(from: TaskStatus, trigger: TaskTrigger): Conf
  * Anything else means the task left the run (it ended, or parked while this worker went on).
  */
 export function refusedStepOutcome(shape: TaskShape, trigger: 'step' | 'pause', step: number, current: { status: TaskStatus; step: number } | undefined): StepOutcome {
-  const after = trigger === 'pause' ? [rule(shape, 'pause').to, rule(shape, 'resume').to] : [rule(shape, 'step').to];
+  const after = trigger === 'pause' ? [rule(shape, 'pause', 'runtime').to, rule(shape, 'resume', 'runtime').to] : [rule(shape, 'step', 'runtime').to];
   return current && current.step >= step && after.includes(current.status) ? 'already_applied' : 'task_not_running';
 }
 
 export function isTerminal(status: TaskStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
+}
+
+/** Whether the status is the shape's "waiting for a worker or the runtime" (`queued` or `pending`). */
+export function isWaiting(status: TaskStatus): boolean {
+  return status === 'queued' || status === 'pending';
 }
 
 /** Waiting or running tasks: the ones a dispatcher must (re)deliver until they end. */

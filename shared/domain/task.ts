@@ -70,6 +70,20 @@ export interface Task {
   artifacts: Record<string, ArtifactSummary>;
   /** Human decisions by the step that asked for them; a replay returns them from that call. */
   decisions?: Record<string, ApprovalDecision>;
+  /** `worker`: a custom agent's task, claimed by its workers (docs/workers.md); absent: the built-in runtime runs it. */
+  runs_on?: 'worker';
+  /**
+   * The worker's current lease (a worker's task while running). Kept once the task ends: a
+   * heartbeat under the lease of a task cancelled meanwhile answers `cancel_requested`.
+   */
+  lease_id?: string;
+  lease_expires_at?: string;
+  /** The lease length the claim asked for; heartbeats extend by it unless they name another. */
+  lease_seconds?: number;
+  /** How many times workers claimed the task (the claim's `attempt`). */
+  claim_count?: number;
+  /** Leases that ran out without a heartbeat; the third fails the task with `agent_timeout`. */
+  lost_leases?: number;
 }
 
 /** The task as clients see it. */

@@ -15,7 +15,10 @@ export function leastRoleOf(method: string, path: string): Role {
 
 /** 403 `forbidden` unless the caller's role covers `required`. */
 export function assertRole(caller: Caller, required: Role): void {
-  if (!allows(caller.role, required)) throw new ForbiddenError(`This action needs the '${required}' role (or admin); the caller's role is '${caller.role}'.`);
+  if (allows(caller.role, required)) return;
+  if (required === 'agent') throw new ForbiddenError(`Only an API key of role 'agent', bound to a custom agent, calls the worker protocol; the caller's role is '${caller.role}'.`);
+  if (caller.role === 'agent') throw new ForbiddenError(`An agent key calls its agent's worker protocol and nothing else (docs/workers.md); this action needs the '${required}' role.`);
+  throw new ForbiddenError(`This action needs the '${required}' role (or admin); the caller's role is '${caller.role}'.`);
 }
 
 /**

@@ -7,10 +7,12 @@ import { isRole, type Caller } from '#shared/domain/roles';
  * is missing. API Gateway hands context values over as strings.
  */
 export function callerFromContext(context: Record<string, unknown> | null | undefined): Caller | undefined {
-  const { tenant_id: tenantId, principal_type: type, principal_id: id, principal_name: name, role } = context ?? {};
+  const { tenant_id: tenantId, principal_type: type, principal_id: id, principal_name: name, role, agent } = context ?? {};
   if (typeof tenantId !== 'string' || tenantId === '' || typeof id !== 'string' || id === '' || !isRole(role)) return undefined;
   if (type !== 'api_key' && type !== 'user') return undefined;
-  return { tenantId, principal: { type, id, ...(typeof name === 'string' && name !== '' ? { name } : {}) }, role };
+  // An agent key without its agent could act for none; fail closed as for any incomplete answer.
+  if (role === 'agent' && (typeof agent !== 'string' || agent === '' || type !== 'api_key')) return undefined;
+  return { tenantId, principal: { type, id, ...(typeof name === 'string' && name !== '' ? { name } : {}) }, role, ...(role === 'agent' ? { agent: agent as string } : {}) };
 }
 
 /**

@@ -33,6 +33,8 @@ export const METRICS = {
   tasksFailed: metric('TasksFailed', 'Count', 'Tasks that reached failed (any error code).', BY_TASK),
   tasksCancelled: metric('TasksCancelled', 'Count', 'Tasks cancelled by a client.', BY_TASK),
   tasksTimedOut: metric('TasksTimedOut', 'Count', 'Tasks the sweeper failed with agent_timeout.'),
+  tasksClaimed: metric('TasksClaimed', 'Count', "Custom agents' tasks claimed by their workers (a claim after a lost lease or an approval counts again).", ['agent']),
+  leasesLost: metric('LeasesLost', 'Count', "Workers' leases that ran out; the sweeper re-queued the task, or failed it at the third."),
   taskDuration: metric('TaskDuration', 'Milliseconds', 'From created_at to a terminal state.', BY_TASK),
   scansCreated: metric('ScansCreated', 'Count', 'Scans accepted by POST /projects/{id}/scans.'),
   scansCompleted: metric('ScansCompleted', 'Count', 'Scans that reached completed.'),

@@ -9,6 +9,7 @@ import { artifactExpiry, type RetentionStamp } from '#shared/domain/retention';
 import type { Task, TaskError } from '#shared/domain/task';
 import type { ToolProxy } from '#shared/domain/tool-proxy';
 import type { ToolCallRecord } from '#shared/domain/tools';
+import { recordedToolCall } from '#shared/domain/tool-call-record';
 
 /**
  * Progress waiting for the next durable write is written on its own once the run's last write is
@@ -56,7 +57,8 @@ export class AgentRunner {
   async run(tenantId: string, taskId: string): Promise<RunOutcome> {
     const { store } = this.deps;
     let task = await store.load(tenantId, taskId);
-    if (!task) return 'skipped';
+    // A custom agent's task is its workers' (docs/workers.md); a stray message must not run it here.
+    if (!task || task.runs_on === 'worker') return 'skipped';
     if (task.status === 'cancelled') {
       // The canceller may have died before discarding partial artifacts; finish its job.
       await store.discardArtifacts(task);
@@ -289,25 +291,7 @@ class ReplayingContext implements AgentContext {
       this.storeFailed = true;
       throw error;
     }
-    const now = this.deps.clock.now();
-    const record: ToolCallRecord = {
-      tool_call_id: newId('tcl', now.getTime()),
-      task_id: this.task.task_id,
-      step,
-      tool,
-      integration_id: answer.integration_id,
-      outcome: answer.outcome,
-      duration_ms: answer.duration_ms,
-      created_at: now.toISOString(),
-      ...(answer.outcome === 'succeeded' ? { result: answer.result } : { error: answer.error }),
-    };
-    // Never the arguments or the result: they may hold what the provider returned, not for the event log.
-    const event = taskEvent(
-      'tool_call.executed',
-      this.task,
-      { tool_call_id: record.tool_call_id, tool, integration_id: record.integration_id, outcome: record.outcome, duration_ms: record.duration_ms, ...(record.error ? { error: { code: record.error.code } } : {}) },
-      this.deps.clock,
-    );
+    const { record, event } = recordedToolCall(this.task, step, tool, answer, this.deps.clock);
     const outcome = await this.apply(() => this.deps.store.recordToolCall(this.task, step, record, event, this.takeProgress()));
     // Another delivery recorded this call first: its record is the one replays will see.
     return outcomeOf(outcome === 'already_applied' ? await this.recordedToolCall(step) : record);

@@ -4,38 +4,68 @@ import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
 import type { AgentManifest } from '#shared/agents/agent';
 import { unknownAgentError } from '#shared/agents/directory';
 import { findManifestBySlug } from '#shared/agents/manifests';
-import { DEFAULT_AGENT_CONFIG, type AgentConfig, type AgentDeployment } from '#shared/domain/agent-deployment';
+import { DEFAULT_AGENT_CONFIG, isCustomAgent, type AgentConfig, type AgentDeployment } from '#shared/domain/agent-deployment';
+import { customSlugProblem, manifestProblems, MAX_CUSTOM_AGENTS, publishedManifest, type CustomAgentManifest } from '#shared/domain/custom-agent';
 import { systemClock } from '#shared/domain/clock';
-import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
+import { ConflictError, InvalidRequestError, NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
 
-/** Deploys a built-in agent into the tenant. Aliases deploy the canonical agent. */
-export async function deployAgent(tenantId: string, request: { agent_slug: string; name?: string }): Promise<AgentDeployment> {
-  const manifest = findManifestBySlug(request.agent_slug);
-  if (!manifest) {
-    throw unknownAgentError(request.agent_slug, 'body.agent_slug');
+/**
+ * Deploys an agent into the tenant: a built-in (aliases deploy the canonical agent), or, with a
+ * manifest, a custom agent of the tenant's own whose tasks its workers claim (docs/workers.md).
+ */
+export async function deployAgent(tenantId: string, request: { agent_slug: string; name?: string; manifest?: CustomAgentManifest }): Promise<AgentDeployment> {
+  const builtIn = findManifestBySlug(request.agent_slug);
+  if (request.manifest) {
+    const manifest = checkedManifest(request.agent_slug, request.manifest);
+    if ((await agentRepository.customCount(tenantId)) >= MAX_CUSTOM_AGENTS) throw new ConflictError('custom_agent_limit', `A tenant can deploy at most ${MAX_CUSTOM_AGENTS} custom agents.`);
+    return deploy(tenantId, request.agent_slug, request.name ?? request.agent_slug, manifest);
   }
+  if (!builtIn) throw unknownAgentError(request.agent_slug, 'body.agent_slug');
+  return deploy(tenantId, builtIn.slug, request.name ?? builtIn.name);
+}
+
+/** The custom manifest, or a 400 `invalid_manifest` naming every problem of it (and of the slug). */
+function checkedManifest(slug: string, manifest: CustomAgentManifest): CustomAgentManifest {
+  const slugProblem = customSlugProblem(slug);
+  const problems = [...(slugProblem ? [{ path: 'body.agent_slug', message: slugProblem }] : []), ...manifestProblems(manifest)];
+  if (problems.length > 0) throw new InvalidRequestError(`The custom agent cannot be deployed: ${problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, problems, 'invalid_manifest');
+  return manifest;
+}
+
+async function deploy(tenantId: string, slug: string, name: string, manifest?: CustomAgentManifest): Promise<AgentDeployment> {
   const now = systemClock.now().toISOString();
   const deployment: AgentDeployment = {
     agent_id: newId('agt'),
     tenant_id: tenantId,
-    agent_slug: manifest.slug,
-    name: request.name ?? manifest.name,
+    agent_slug: slug,
+    name,
     status: 'active',
     config: { ...DEFAULT_AGENT_CONFIG },
     created_at: now,
     updated_at: now,
+    ...(manifest ? { manifest } : {}),
   };
   await agentRepository.deploy(deployment);
   return deployment;
 }
 
+/** The manifest a deployed agent publishes: a built-in's from the code, a custom agent's from its deployment. */
+export function manifestOf(deployment: AgentDeployment): AgentManifest | undefined {
+  if (isCustomAgent(deployment)) return publishedManifest(deployment.agent_slug, deployment.name, deployment.manifest, deployment.updated_at);
+  return findManifestBySlug(deployment.agent_slug);
+}
+
+/** A deployed agent by its id (`agt_…`) or by a slug (aliases included), or undefined. */
+export function findDeployedAgent(tenantId: string, idOrSlug: string): Promise<AgentDeployment | undefined> {
+  if (idOrSlug.startsWith('agt_')) return agentRepository.findById(tenantId, idOrSlug);
+  return agentRepository.findBySlug(tenantId, findManifestBySlug(idOrSlug)?.slug ?? idOrSlug);
+}
+
 /** Finds a deployed agent by its id or by a slug (aliases included); 404 when not deployed. */
 export async function getDeployedAgent(tenantId: string, idOrSlug: string): Promise<{ deployment: AgentDeployment; manifest: AgentManifest }> {
-  const deployments = await agentRepository.list(tenantId);
-  const canonical = findManifestBySlug(idOrSlug)?.slug;
-  const deployment = deployments.find((candidate) => candidate.agent_id === idOrSlug || candidate.agent_slug === canonical);
-  const manifest = deployment && findManifestBySlug(deployment.agent_slug);
+  const deployment = await findDeployedAgent(tenantId, idOrSlug);
+  const manifest = deployment && manifestOf(deployment);
   if (!deployment || !manifest) throw new NotFoundError('agent', idOrSlug);
   return { deployment, manifest };
 }

@@ -1,8 +1,10 @@
+import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
 import { apiKeyRepository } from '#shared/adapters/dynamodb/api-key-repository';
 import { adminEvent } from '#shared/domain/admin-events';
 import { API_KEY_PREFIX, bearerToken, generateApiKey, hashApiKey, hashesEqual, LAST_USED_RESOLUTION_MS, passesOfflineChecks, roleOf, shouldRecordUse, type ApiKeyRecord, type ApiKeySource } from '#shared/domain/api-key';
 import { systemClock, type Clock } from '#shared/domain/clock';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '#shared/domain/errors';
+import { ForbiddenError, InvalidRequestError, NotFoundError, UnauthorizedError } from '#shared/domain/errors';
+import { isCustomAgent } from '#shared/domain/agent-deployment';
 import { newId } from '#shared/domain/ids';
 import { allows, DEFAULT_ROLE, type Caller, type Role } from '#shared/domain/roles';
 
@@ -23,7 +25,7 @@ export async function authenticate(authorization: string | undefined, clock: Clo
   if (shouldRecordUse(record.last_used_at, now)) {
     await apiKeyRepository.touch(keyHash, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS + 1).toISOString());
   }
-  return { tenantId: record.tenant_id, principal: { type: 'api_key', id: record.key_id, ...(record.name ? { name: record.name } : {}) }, role: roleOf(record) };
+  return { tenantId: record.tenant_id, principal: { type: 'api_key', id: record.key_id, ...(record.name ? { name: record.name } : {}) }, role: roleOf(record), ...(record.agent ? { agent: record.agent } : {}) };
 }
 
 export interface NewApiKey {
@@ -35,7 +37,7 @@ export interface NewApiKey {
   role?: Role;
 }
 
-function newRecord(tenantId: string, plaintext: string, fields: Omit<NewApiKey, 'plaintext'> & Pick<ApiKeyRecord, 'created_by'>): ApiKeyRecord {
+function newRecord(tenantId: string, plaintext: string, fields: Omit<NewApiKey, 'plaintext'> & Pick<ApiKeyRecord, 'created_by' | 'agent'>): ApiKeyRecord {
   return {
     key_id: newId('key'),
     tenant_id: tenantId,
@@ -59,18 +61,30 @@ export async function createApiKey(tenantId: string, options: NewApiKey = {}): P
 
 /** The data of `api_key.*` events: never the key or its hash. */
 function keyEventData(record: ApiKeyRecord) {
-  return { key_id: record.key_id, name: record.name ?? null, role: roleOf(record) };
+  return { key_id: record.key_id, name: record.name ?? null, role: roleOf(record), ...(record.agent ? { agent: record.agent } : {}) };
+}
+
+/** The slug of the tenant's custom agent an agent key will work for; a built-in or unknown agent is 400. */
+async function workerAgentOf(tenantId: string, slug: string): Promise<string> {
+  const deployment = await agentRepository.findBySlug(tenantId, slug);
+  if (!deployment || !isCustomAgent(deployment)) {
+    const why = deployment ? 'is built in: Gatehouse runs its tasks itself' : 'is not a custom agent deployed in this tenant';
+    throw new InvalidRequestError(`Agent '${slug}' ${why}; an agent key works for a custom agent (POST /v1/agents/deploy with a manifest).`, [{ path: 'body.agent', message: why }], 'agent_not_deployed');
+  }
+  return deployment.agent_slug;
 }
 
 /**
  * POST /api-keys: a key created by `caller`, with `api_key.created` in the same transaction. A
  * key can never get a role above its creator's (403).
  */
-export async function issueApiKey(caller: Caller, request: { name: string; role?: Role }): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function issueApiKey(caller: Caller, request: { name: string; role?: Role; agent?: string }): Promise<{ key: string; record: ApiKeyRecord }> {
   const role = request.role ?? DEFAULT_ROLE;
-  if (!allows(caller.role, role)) throw new ForbiddenError(`A key can not get a role above its creator's: '${caller.role}' can not create a '${role}' key.`);
+  // `agent` is outside the line of roles: an admin (the only one reaching this route) makes agent keys.
+  if (role === 'agent' ? caller.role !== 'admin' : !allows(caller.role, role)) throw new ForbiddenError(`A key can not get a role above its creator's: '${caller.role}' can not create a '${role}' key.`);
+  const agent = role === 'agent' ? await workerAgentOf(caller.tenantId, request.agent ?? '') : undefined;
   const plaintext = generateApiKey();
-  const record = newRecord(caller.tenantId, plaintext, { name: request.name, role, created_by: caller.principal });
+  const record = newRecord(caller.tenantId, plaintext, { name: request.name, role, created_by: caller.principal, agent });
   await apiKeyRepository.put(record, adminEvent('api_key.created', caller.tenantId, caller.principal, keyEventData(record), systemClock));
   return { key: plaintext, record };
 }

@@ -1,7 +1,7 @@
 import { approvalRepository, type ResolutionWrites } from '#shared/adapters/dynamodb/approval-repository';
 import { artifactRepository } from '#shared/adapters/dynamodb/artifact-repository';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
-import { decisionOf, isExpired, validateModifiedAction, type Approval, type ApprovalStatus, type Decider } from '#shared/domain/approval';
+import { decisionOf, isExpired, serviceExecutes, validateModifiedAction, type Approval, type ApprovalStatus, type Decider } from '#shared/domain/approval';
 import { systemClock } from '#shared/domain/clock';
 import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import type { Artifact } from '#shared/domain/artifact';
@@ -92,8 +92,9 @@ export async function resolveApproval(
       ...(request.modified_action ? { original_action: approval.action } : {}),
     };
     const resolved: Approval = { ...approval, ...fields, status: request.decision };
-    const approved = request.decision === 'approved';
-    const resume = !approved && task.status === 'awaiting_approval' ? { task, decision: decisionOf(resolved) } : undefined;
+    // Approved actions the service carries out resume the task once executed; any other decision at once.
+    const executes = request.decision === 'approved' && serviceExecutes(action, task.runs_on);
+    const resume = !executes && task.status === 'awaiting_approval' ? { task, decision: decisionOf(resolved) } : undefined;
     const gated = await pendingGatedArtifact(approval);
     const stamp = gated ? await retentionStamps.current(tenantId) : undefined;
     const writes: ResolutionWrites = {
@@ -105,13 +106,13 @@ export async function resolveApproval(
         ? { artifactStatus: request.decision, artifactRetention: { expires_at: artifactExpiry({ ...gated, approval_status: request.decision }, stamp.retention_days), retention_version: stamp.version } }
         : {}),
       resume,
-      toolCallPending: approved,
+      toolCallPending: executes,
     };
     if (await approvalRepository.resolve(approval, writes)) {
       // The retention may have changed between the read and the write (see RetentionStamps).
       if (gated && stamp) await retentionStamps.settle(tenantId, [{ artifact_id: gated.artifact_id, retention_version: stamp.version }]);
       countResolution(approval, request.decision, 'resolved');
-      await afterResolution(resolved, resume?.task, approved);
+      await afterResolution(resolved, resume?.task, executes);
       return resolved;
     }
   }

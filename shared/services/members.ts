@@ -5,7 +5,7 @@ import { systemClock } from '#shared/domain/clock';
 import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
 import { normaliseEmail, type IdentityRef, type MemberRecord } from '#shared/domain/member';
-import type { Caller, Principal, Role } from '#shared/domain/roles';
+import type { Caller, MemberRole, Principal } from '#shared/domain/roles';
 
 /** Attempts of a change whose conditions a concurrent change broke, each on a fresh read. */
 const ATTEMPTS = 3;
@@ -41,7 +41,7 @@ async function otherAdminFor(record: MemberRecord): Promise<MemberRecord | undef
 }
 
 /** POST /members: invites a person by email with a role, with `member.added` in the same transaction. */
-export async function addMember(caller: Caller, request: { email: string; role: Role }): Promise<MemberRecord> {
+export async function addMember(caller: Caller, request: { email: string; role: MemberRole }): Promise<MemberRecord> {
   const record: MemberRecord = {
     user_id: newId('usr'),
     tenant_id: caller.tenantId,
@@ -61,7 +61,7 @@ export function listMembers(tenantId: string, query: { limit: number; cursor?: s
 }
 
 /** PATCH /members/{user_id}: a new role, with `member.role_changed`; the last admin keeps theirs (409). */
-export function changeMemberRole(caller: Caller, userId: string, role: Role): Promise<MemberRecord> {
+export function changeMemberRole(caller: Caller, userId: string, role: MemberRole): Promise<MemberRecord> {
   return retried(async () => {
     const record = await existingMember(caller.tenantId, userId);
     if (record.role === role) return record;
@@ -117,7 +117,7 @@ export async function describeUser(tenantId: string, principal: Principal): Prom
  * the configuration moved them to another tenant), their role set when it changed. The runtime's
  * own bookkeeping, as its keys are: no events.
  */
-export async function ensureLocalMember(user: { email: string; tenantId: string; role: Role }): Promise<void> {
+export async function ensureLocalMember(user: { email: string; tenantId: string; role: MemberRole }): Promise<void> {
   const email = normaliseEmail(user.email);
   const claim = await memberRepository.findEmailClaim(email);
   const current = claim && (await memberRepository.get(claim.tenant_id, claim.user_id));

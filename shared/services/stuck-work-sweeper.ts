@@ -18,6 +18,9 @@ import {
   type SweepReport,
 } from '#shared/domain/stuck-work';
 import type { Task } from '#shared/domain/task';
+import { leaseVerdict, lostLeasesError } from '#shared/domain/task-lease';
+import { workerTaskRepository } from '#shared/adapters/dynamodb/worker-task-repository';
+import { releaseSlot } from '#shared/services/worker-leases';
 import { detectorRunNeedsRedrive } from '#shared/scans/detector-run-redrive';
 import type { Scan } from '#shared/scans/scan';
 
@@ -75,7 +78,7 @@ export async function sweepStuckWork(options: SweepOptions = {}): Promise<SweepR
   const policy = options.policy ?? sweepPolicyFromEnv();
   const clock = options.clock ?? systemClock;
   const log = options.log ?? (() => undefined);
-  const report: SweepReport = { tasksTimedOut: 0, tasksRedispatched: 0, detectorRunsRedriven: 0, toolCallsRedispatched: 0, approvalsPending: 0 };
+  const report: SweepReport = { tasksTimedOut: 0, leasesLost: 0, tasksRedispatched: 0, detectorRunsRedriven: 0, toolCallsRedispatched: 0, approvalsPending: 0 };
   const failures: unknown[] = [];
   const mayAct = () => !options.actUntil || clock.now() < options.actUntil;
   const attempt = async (what: Record<string, unknown>, work: () => Promise<void>) => {
@@ -110,6 +113,7 @@ export async function sweepStuckWork(options: SweepOptions = {}): Promise<SweepR
 }
 
 async function sweepTask(task: Task, policy: SweepPolicy, clock: Clock, report: SweepReport, log: NonNullable<SweepOptions['log']>): Promise<void> {
+  if (task.runs_on === 'worker') return sweepWorkerTask(task, clock, report, log);
   const now = clock.now();
   const verdict = taskVerdict(task, now, policy);
   if (verdict.action === 'time_out') {
@@ -128,6 +132,28 @@ async function sweepTask(task: Task, policy: SweepPolicy, clock: Clock, report: 
     report.tasksRedispatched++;
     log({ level: 'INFO', message: 'task sent to the workers again', tenant_id: task.tenant_id, task_id: task.task_id, status: task.status, reason: verdict.reason });
   }
+}
+
+/**
+ * A custom agent's task has no deadline and no message to lose: its worker's lease is what can
+ * run out. Then it waits in the queue again, or fails `agent_timeout` at the third lost lease;
+ * each write holds only for the lease seen here, so a heartbeat that came meanwhile wins.
+ */
+async function sweepWorkerTask(task: Task, clock: Clock, report: SweepReport, log: NonNullable<SweepOptions['log']>): Promise<void> {
+  const verdict = leaseVerdict(task, clock.now());
+  if (verdict.action === 'none') return;
+  let held: boolean;
+  if (verdict.action === 'requeue') {
+    held = await workerTaskRepository.requeueExpired(task, verdict.lostLeases, taskEvent('task.requeued', task, { reason: 'lease_expired', lost_leases: verdict.lostLeases }, clock));
+  } else {
+    const error = lostLeasesError(verdict.lostLeases);
+    held = await workerTaskRepository.timeOutExpired(task, verdict.lostLeases, error, taskEvent('task.failed', task, { error }, clock));
+    if (held) report.tasksTimedOut++;
+  }
+  if (!held) return;
+  report.leasesLost++;
+  await releaseSlot(task.tenant_id, task.lease_id);
+  log({ level: 'INFO', message: verdict.action === 'requeue' ? "a worker's lease ran out; the task waits for a claim again" : "a worker's lease ran out for the last time; the task failed with agent_timeout", tenant_id: task.tenant_id, task_id: task.task_id, lost_leases: verdict.lostLeases });
 }
 
 async function sweepScan(scan: Scan, policy: SweepPolicy, clock: Clock, report: SweepReport): Promise<void> {

@@ -1,4 +1,7 @@
 import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
+import { workerTaskRepository } from '#shared/adapters/dynamodb/worker-task-repository';
+import { isCustomAgent, type AgentDeployment } from '#shared/domain/agent-deployment';
+import { customTaskType, type CustomAgentManifest } from '#shared/domain/custom-agent';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
 import { findAgentListing, unknownAgentError } from '#shared/agents/directory';
@@ -59,25 +62,32 @@ async function assertSessionTakesTask(tenantId: string, sessionId: string, agent
  * type's schema is accepted here and fails the task later with `malformed_input`; so is input
  * holding a number the table cannot keep as sent: it is stored as null, and the run fails naming it.
  */
-export async function createTask(tenantId: string, request: CreateTaskRequest): Promise<Task> {
-  const deployments = await agentRepository.list(tenantId);
+/** The deployed agent a creation names, by slug (a built-in's alias too) or by id; 400 when there is none. */
+async function namedDeployment(tenantId: string, request: CreateTaskRequest): Promise<AgentDeployment> {
   const field = request.shape === 'slug' ? 'body.agent' : 'body.agent_id';
-  let deployment;
-  if (request.shape === 'slug') {
-    const agent = findAgentListing(request.agentReference);
-    if (!agent) throw unknownAgentError(request.agentReference, field);
-    deployment = deployments.find((candidate) => candidate.agent_slug === agent.slug);
-    if (!deployment) {
-      throw new InvalidRequestError(`Agent '${request.agentReference}' is not deployed for this tenant. Deploy it with POST /v1/agents/deploy first.`, [{ path: field, message: 'not deployed' }], 'agent_not_deployed');
-    }
-  } else {
-    deployment = deployments.find((candidate) => candidate.agent_id === request.agentReference);
+  if (request.shape === 'id') {
+    const deployment = await agentRepository.findById(tenantId, request.agentReference);
     if (!deployment) throw new InvalidRequestError(`No deployed agent has id '${request.agentReference}'.`, [{ path: field, message: 'unknown agent_id' }], 'agent_not_deployed');
+    return deployment;
   }
-  const deployed = findAgentListing(deployment.agent_slug)!;
-  if (!deployed.task_types.includes(request.task_type)) {
-    const known = deployed.task_types.join(', ');
-    throw new InvalidRequestError(`Agent '${deployed.slug}' has no task type '${request.task_type}'.`, [{ path: 'body.task_type', message: `must be one of: ${known}` }], 'unknown_task_type');
+  const builtIn = findAgentListing(request.agentReference);
+  const deployment = await agentRepository.findBySlug(tenantId, builtIn?.slug ?? request.agentReference);
+  if (deployment) return deployment;
+  // A slug that is neither built in nor one of the tenant's custom agents names nothing.
+  if (!builtIn) throw unknownAgentError(request.agentReference, field);
+  throw new InvalidRequestError(`Agent '${request.agentReference}' is not deployed for this tenant. Deploy it with POST /v1/agents/deploy first.`, [{ path: field, message: 'not deployed' }], 'agent_not_deployed');
+}
+
+/** The task types a deployed agent takes: a built-in's from the directory, a custom agent's from its manifest. */
+function taskTypesOf(deployment: AgentDeployment): readonly string[] {
+  return isCustomAgent(deployment) ? deployment.manifest.task_types.map((taskType) => taskType.task_type) : (findAgentListing(deployment.agent_slug)?.task_types ?? []);
+}
+
+export async function createTask(tenantId: string, request: CreateTaskRequest): Promise<Task> {
+  const deployment = await namedDeployment(tenantId, request);
+  const taskTypes = taskTypesOf(deployment);
+  if (!taskTypes.includes(request.task_type)) {
+    throw new InvalidRequestError(`Agent '${deployment.agent_slug}' has no task type '${request.task_type}'.`, [{ path: 'body.task_type', message: `must be one of: ${taskTypes.join(', ')}` }], 'unknown_task_type');
   }
   if (request.session_id) await assertSessionTakesTask(tenantId, request.session_id, deployment.agent_slug);
   const unstorable = unstorableNumberPaths(request.input);
@@ -101,6 +111,7 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
     step: 0,
     artifacts: {},
     decisions: {},
+    ...(isCustomAgent(deployment) ? { runs_on: 'worker' as const } : {}),
   };
   const message: SessionMessage | undefined =
     request.message && request.session_id
@@ -119,10 +130,28 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
   }
   addLogContext({ task_id: task.task_id });
   recordMetric('tasksCreated', 1, { agent: task.agent, task_type: task.task_type });
+  if (isCustomAgent(deployment)) return rejectMalformed(task, deployment);
   // The task is durable before it is dispatched; a lost dispatch is re-sent from the active-task
   // index when the runtime starts (and by the stuck-task sweeper), so the request still succeeds.
   await taskDispatcher.dispatch(task).catch((error) => {
     logger.warn('task dispatch failed; recovery will re-dispatch', { task_id: task.task_id, error: error as Error });
   });
   return task;
+}
+
+/**
+ * A custom agent's task waits in its agent's claim queue; input that breaks its task type's schema
+ * fails it at once (`malformed_input`), so no worker ever sees it. Should this process die first,
+ * the claim that finds it fails it instead (shared/services/worker-claims.ts).
+ */
+async function rejectMalformed(task: Task, deployment: AgentDeployment & { manifest: CustomAgentManifest }): Promise<Task> {
+  const taskType = customTaskType(deployment.manifest, task.task_type)!;
+  // Loaded here only: the schema validator is large, and the built-in agents' tasks are checked by their runner.
+  const { validateAgainstSchema } = await import('#shared/domain/input-validation');
+  const violations = task.input_violations?.length ? task.input_violations : validateAgainstSchema(taskType.input_schema, task.input);
+  if (violations.length === 0) return task;
+  const error = { code: 'malformed_input', message: `The input does not match the ${task.task_type} input schema.`, details: violations };
+  const event = taskEvent('task.failed', task, { error }, systemClock);
+  if (!(await workerTaskRepository.reject(task, error, event))) return task;
+  return { ...task, status: 'failed', error, completed_at: event.created_at, updated_at: event.created_at };
 }

@@ -3,6 +3,7 @@ import { systemClock } from '#shared/domain/clock';
 import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
 import { taskEvent } from '#shared/domain/events';
 import type { Task } from '#shared/domain/task';
+import { releaseSlot } from '#shared/services/worker-leases';
 
 export async function getTask(tenantId: string, taskId: string): Promise<Task> {
   const task = await taskRepository.load(tenantId, taskId);
@@ -21,5 +22,9 @@ export function listTasks(tenantId: string, query: Omit<TaskListQuery, 'origin'>
 /** Cancels a waiting, running or parked task; a running agent stops at its next step. */
 export async function cancelTask(tenantId: string, taskId: string): Promise<Task> {
   const task = await getTask(tenantId, taskId);
-  return taskRepository.cancel(task, taskEvent('task.cancelled', task, {}, systemClock));
+  const cancelled = await taskRepository.cancel(task, taskEvent('task.cancelled', task, {}, systemClock));
+  // A worker's task gives its slot of the tenant's cap back now; its worker stops at its next heartbeat.
+  // Read again: a worker may have claimed the task between the read above and the cancel.
+  if (task.runs_on === 'worker') await releaseSlot(tenantId, (await taskRepository.load(tenantId, taskId))?.lease_id);
+  return cancelled;
 }

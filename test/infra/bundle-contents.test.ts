@@ -111,7 +111,7 @@ describe('function bundle contents', () => {
   it('gives the Lambda client only to the tool proxy’s callers, and mailparser only to SES receiving’s function', () => {
     const holders = (name: string) => bundles.filter(({ packages }) => packages.has(name)).map(({ fn }) => fn.handler).sort();
 
-    expect(holders('@aws-sdk/client-lambda')).toEqual(['functions/integrations/slack-events.ts', 'functions/integrations/slack-interactions.ts', 'functions/integrations/test-integration.ts', 'functions/workers/run-task.ts']);
+    expect(holders('@aws-sdk/client-lambda')).toEqual(['functions/integrations/slack-events.ts', 'functions/integrations/slack-interactions.ts', 'functions/integrations/test-integration.ts', 'functions/tasks/call-task-tool.ts', 'functions/workers/run-task.ts']);
     expect(holders('mailparser')).toEqual([receiveMail.handler]);
     expect(holders('@aws-sdk/client-s3')).toEqual(['functions/scans/export-scan.ts', receiveMail.handler].sort());
   });

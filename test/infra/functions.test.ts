@@ -54,8 +54,19 @@ describe('Lambda functions', () => {
   it('gives API handlers 10 s and 512 MB, below the gateway 29 s limit', () => {
     const routeFunctions = template.findResources('AWS::Lambda::Function', { Properties: { Timeout: 10, MemorySize: 512 } });
 
-    for (const route of routes.filter((route) => !route.streaming)) {
+    for (const route of routes.filter((route) => !route.streaming && !route.waitsSeconds)) {
       expect(routeFunctions, `${route.method} ${route.path}`).toHaveProperty(functionIdFor(template, route));
+    }
+  });
+
+  it('gives a route that waits (a worker claim) time for its wait, under the gateway 29 s, and a small memory that waiting costs little in', () => {
+    const waiting = routes.filter((route) => route.waitsSeconds);
+    expect(waiting.map((route) => `${route.method} ${route.path}`)).toEqual(['POST /agents/{agent_id}/claims']);
+    for (const route of waiting) {
+      const fn = template.findResources('AWS::Lambda::Function')[functionIdFor(template, route)] as CfnResource;
+      expect(fn.Properties.Timeout).toBeGreaterThan(route.waitsSeconds!);
+      expect(fn.Properties.Timeout).toBeLessThan(29);
+      expect(fn.Properties.MemorySize).toBe(256);
     }
   });
 

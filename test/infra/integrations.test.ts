@@ -30,7 +30,8 @@ import {
 const CREDENTIALS_ONLY = { StringEquals: { 'kms:EncryptionContext:purpose': 'integration-credentials' } };
 const CONNECTING_ROUTES = ['PATCH /integrations/{integration_id}', 'POST /integrations'];
 const SLACK_ROUTES = ['POST /integrations/{integration_id}/slack/events', 'POST /integrations/{integration_id}/slack/interactions'];
-const PROXY_INVOKERS = [...SLACK_ROUTES, 'POST /integrations/{integration_id}/test', taskWorker.name];
+// A custom agent's worker calls read tools through POST /tasks/{task_id}/tool-calls.
+const PROXY_INVOKERS = [...SLACK_ROUTES, 'POST /integrations/{integration_id}/test', 'POST /tasks/{task_id}/tool-calls', taskWorker.name];
 const SES = 'ses.amazonaws.com';
 const RULE_SET_NAME = 'Gatehouse-inbound-mail';
 /** The receipt rule's ARN, built from its fixed names (a reference to the rule would be a cycle). */

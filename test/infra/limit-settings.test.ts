@@ -10,7 +10,8 @@ describe('limits from CDK context', () => {
   it('sets the environment of each limit given as context, and leaves the others to the code defaults', () => {
     const stack = stackWithContext({ 'gatehouse:rateLimitPerSecond': 7, 'gatehouse:maxBodyBytes': '4096', 'gatehouse:tenantTaskConcurrency': 3 });
 
-    expect(limitEnvironment(stack, API_LIMITS)).toEqual({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '7', GATEHOUSE_MAX_BODY_BYTES: '4096' });
+    // Route functions read the task cap too: a worker's claim takes a slot of it.
+    expect(limitEnvironment(stack, API_LIMITS)).toEqual({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '7', GATEHOUSE_MAX_BODY_BYTES: '4096', GATEHOUSE_TENANT_TASK_CONCURRENCY: '3' });
     expect(limitEnvironment(stack, WORKER_LIMITS)).toEqual({ GATEHOUSE_TENANT_TASK_CONCURRENCY: '3' });
     expect(limitEnvironment(stackWithContext({}), API_LIMITS)).toEqual({});
   });

@@ -79,7 +79,21 @@ export const validBodies: Record<string, Record<string, unknown>> = {
   'POST /members': { email: 'sample.member@example.com', role: 'viewer' },
   'PATCH /members/{user_id}': { role: 'viewer' },
   'PATCH /findings/{finding_id}': { status: 'dismissed', dismissed_reason: 'false_positive', comment: 'test fixture' },
+  // The worker protocol (role `agent`): a lease id that holds no task answers 409 `lease_lost`, so these change nothing.
+  'POST /agents/{agent_id}/claims': { wait_seconds: 0, lease_seconds: 30 },
+  'POST /tasks/{task_id}/heartbeat': { lease_id: 'lse_none', progress: 0.5 },
+  'POST /tasks/{task_id}/artifacts': { lease_id: 'lse_none', type: 'invoice.check_report', data: { ok: true } },
+  'POST /tasks/{task_id}/approvals': { lease_id: 'lse_none', title: 'Pay it', description: 'Pay the invoice.', action: { type: 'invoice.pay', invoice_number: 'INV-1' } },
+  'POST /tasks/{task_id}/tool-calls': { lease_id: 'lse_none', tool: 'github.read_file', args: { repository: 'acme/invoices', path: 'README.md' } },
+  'POST /tasks/{task_id}/complete': { lease_id: 'lse_none' },
+  'POST /tasks/{task_id}/fail': { lease_id: 'lse_none', error: { code: 'sample_failure', message: 'A sample failure.' } },
+  'POST /tasks/{task_id}/release': { lease_id: 'lse_none' },
 };
+
+/** The key a route-table-driven test calls a route with: the worker protocol takes an agent key, every other route an admin's. */
+export function keyFor(route: Pick<RouteDefinition, 'role'>, keys: { admin: string; agent: string }): string {
+  return route.role === 'agent' ? keys.agent : keys.admin;
+}
 
 /** Query parameters a route requires, as a function of the ids that exist. */
 export const requiredQueries: Record<string, (ids: Record<string, string>) => Record<string, string>> = {

@@ -29,7 +29,7 @@ describe('approvals', () => {
   });
 
   it('replay the decision, the executed action and the comment into the agent', () => {
-    expect(decisionOf({ ...approval, status: 'approved', decision: 'approved', comment: 'ok', resolution: 'resolved' })).toEqual({ decision: 'approved', action: approval.action, comment: 'ok', resolution: 'resolved' });
+    expect(decisionOf({ ...approval, status: 'approved', decision: 'approved', comment: 'ok', resolution: 'resolved' })).toEqual({ approval_id: approval.approval_id, decision: 'approved', action: approval.action, comment: 'ok', resolution: 'resolved' });
   });
 
   it('accept a modified mail.send that keeps its type', () => {

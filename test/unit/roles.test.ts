@@ -19,6 +19,15 @@ const EXPECTED: Record<string, Role | null> = {
   'GET /agents/{agent_id}': 'viewer',
   'GET /agents/{agent_id}/manifest': 'viewer',
   'PATCH /agents/{agent_id}/config': 'admin',
+  // The worker protocol: agent keys only (and they nothing else).
+  'POST /agents/{agent_id}/claims': 'agent',
+  'POST /tasks/{task_id}/heartbeat': 'agent',
+  'POST /tasks/{task_id}/artifacts': 'agent',
+  'POST /tasks/{task_id}/approvals': 'agent',
+  'POST /tasks/{task_id}/tool-calls': 'agent',
+  'POST /tasks/{task_id}/complete': 'agent',
+  'POST /tasks/{task_id}/fail': 'agent',
+  'POST /tasks/{task_id}/release': 'agent',
   'POST /tasks': 'operator',
   'GET /tasks': 'viewer',
   'GET /tasks/{task_id}': 'viewer',
@@ -111,10 +120,12 @@ describe('the route table’s roles', () => {
 describe('allows', () => {
   // Rows: the caller's role; columns: the role a route needs.
   const MATRIX: Record<Role, Record<Role, boolean>> = {
-    admin: { admin: true, approver: true, operator: true, viewer: true },
-    approver: { admin: false, approver: true, operator: false, viewer: true },
-    operator: { admin: false, approver: false, operator: true, viewer: true },
-    viewer: { admin: false, approver: false, operator: false, viewer: true },
+    admin: { admin: true, approver: true, operator: true, viewer: true, agent: false },
+    approver: { admin: false, approver: true, operator: false, viewer: true, agent: false },
+    operator: { admin: false, approver: false, operator: true, viewer: true, agent: false },
+    viewer: { admin: false, approver: false, operator: false, viewer: true, agent: false },
+    // An agent key does its agent's protocol and nothing else, and nobody else does the protocol.
+    agent: { admin: false, approver: false, operator: false, viewer: false, agent: true },
   };
 
   for (const role of ROLES) {

@@ -88,7 +88,8 @@ describe('task state machine', () => {
       fc.property(shapes, triggers, (shape, trigger) => {
         const { from, to } = transitionOf(shape, trigger);
         expect(from.filter((status) => ['complete', 'failed', 'cancelled'].includes(status))).toEqual([]);
-        expect(to).not.toBe(initialStatus(shape));
+        // `release` leads back to waiting, and applies to no task of the runtime (only to a worker's).
+        if (from.length > 0) expect(to).not.toBe(initialStatus(shape));
       }),
     );
   });
@@ -96,6 +97,30 @@ describe('task state machine', () => {
   it('names cancellation of an ended task as not cancellable, and other refusals as invalid transitions', () => {
     expect(() => nextStatus('slug', 'complete', 'cancel')).toThrow(expect.objectContaining({ code: 'task_not_cancellable' }));
     expect(() => nextStatus('id', 'awaiting_approval', 'step')).toThrow(expect.objectContaining({ code: 'invalid_task_transition' }));
+  });
+});
+
+describe("a custom agent's task (runs on workers)", () => {
+  /** What differs from the runtime's table above: a decided task and a lost lease wait for a claim again; bad input fails before any claim. */
+  const workerOnly: Record<TaskShape, Partial<Record<TaskStatus, Partial<Record<TaskTrigger, TaskStatus>>>>> = {
+    slug: { queued: { reject: 'failed' }, running: { release: 'queued' }, awaiting_approval: { resume: 'queued' } },
+    id: { pending: { reject: 'failed' }, running: { release: 'pending' }, awaiting_approval: { resume: 'pending' } },
+  };
+
+  it('follows the runtime table but for going back to wait (lost lease, decision) and rejecting bad input', () => {
+    for (const shape of ['slug', 'id'] as const) {
+      for (const from of TASK_STATUSES) {
+        for (const trigger of TASK_TRIGGERS) {
+          const expected = trigger in (workerOnly[shape][from] ?? {}) ? workerOnly[shape][from]![trigger] : trigger === 'resume' || trigger === 'release' || trigger === 'reject' ? undefined : allowed[shape][from]?.[trigger];
+          expect({ shape, from, trigger, allowed: canTransition(shape, from, trigger, 'worker') }).toEqual({ shape, from, trigger, allowed: expected !== undefined });
+          if (expected) expect(nextStatus(shape, from, trigger, 'worker')).toBe(expected);
+        }
+      }
+    }
+  });
+
+  it('never leaves an ended task', () => {
+    for (const trigger of TASK_TRIGGERS) expect(transitionOf('slug', trigger, 'worker').from.filter((status) => ['complete', 'failed', 'cancelled'].includes(status))).toEqual([]);
   });
 });
 

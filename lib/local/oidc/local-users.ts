@@ -1,5 +1,5 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import { isRole, type Role } from '#shared/domain/roles';
+import { isMemberRole, type MemberRole } from '#shared/domain/roles';
 import { normaliseEmail } from '#shared/domain/member';
 
 /** A person who can sign in to the local runtime's OpenID provider (GATEHOUSE_USERS or the dev user). */
@@ -7,7 +7,7 @@ export interface LocalUser {
   email: string;
   password: string;
   tenantId: string;
-  role: Role;
+  role: MemberRole;
 }
 
 const EMAIL = /^[^\s@:,]+@[^\s@:,]+$/;
@@ -27,7 +27,7 @@ export function parseLocalUsers(value: string | undefined): LocalUser[] {
     if (!EMAIL.test(email)) throw new Error(`GATEHOUSE_USERS entry '${shown}': '${email}' is not an email address.`);
     if (password.length === 0) throw new Error(`GATEHOUSE_USERS entry '${shown}': the password is empty.`);
     if (!TENANT.test(tenantId)) throw new Error(`GATEHOUSE_USERS entry '${shown}': the tenant must be 1 to 64 letters, digits, '_' or '-'.`);
-    if (!isRole(role)) throw new Error(`GATEHOUSE_USERS entry '${shown}': the role must be admin, approver, operator or viewer.`);
+    if (!isMemberRole(role)) throw new Error(`GATEHOUSE_USERS entry '${shown}': the role must be admin, approver, operator or viewer.`);
     return { email: normaliseEmail(email), password, tenantId, role };
   });
   const seen = new Set<string>();

@@ -1,4 +1,5 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '#shared/adapters/dynamodb/paged-query';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
@@ -6,8 +7,9 @@ import type { AgentConfig, AgentDeployment } from '#shared/domain/agent-deployme
 import { ConflictError, NotFoundError } from '#shared/domain/errors';
 
 /**
- * Deployed agents live in the tenant's own partition, one item per catalog slug, so a tenant
- * deploys each built-in agent at most once and listing them is one strongly consistent query.
+ * Deployed agents live in the tenant's own partition, one item per slug, so a tenant deploys each
+ * agent at most once and listing them is a strongly consistent query of a small partition (custom
+ * agents' manifests make items up to 64 KB: at most MAX_CUSTOM_AGENTS of them).
  */
 export class DynamoAgentRepository {
   private get client() {
@@ -31,23 +33,44 @@ export class DynamoAgentRepository {
   }
 
   async list(tenantId: string): Promise<AgentDeployment[]> {
-    const { Items } = await this.client.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.agentPrefix },
-        ConsistentRead: true,
-      }),
-    );
-    return (Items ?? []).map((item) => stripKeys<AgentDeployment>(item)).sort((a, b) => a.agent_id.localeCompare(b.agent_id));
+    const items = await queryAll<AgentDeployment>({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.agentPrefix },
+      ConsistentRead: true,
+    });
+    return items.sort((a, b) => a.agent_id.localeCompare(b.agent_id));
   }
 
   async findBySlug(tenantId: string, slug: string): Promise<AgentDeployment | undefined> {
-    return (await this.list(tenantId)).find((agent) => agent.agent_slug === slug);
+    const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.agent(tenantId, slug), ConsistentRead: true }));
+    return Item ? stripKeys<AgentDeployment>(Item) : undefined;
   }
 
+  /** By id: the partition's ids and slugs only (not the manifests), then the one item. */
   async findById(tenantId: string, agentId: string): Promise<AgentDeployment | undefined> {
-    return (await this.list(tenantId)).find((agent) => agent.agent_id === agentId);
+    const ids = await queryAll<Pick<AgentDeployment, 'agent_id' | 'agent_slug'>>({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.agentPrefix },
+      ProjectionExpression: 'agent_id, agent_slug',
+      ConsistentRead: true,
+    });
+    const slug = ids.find((agent) => agent.agent_id === agentId)?.agent_slug;
+    return slug ? this.findBySlug(tenantId, slug) : undefined;
+  }
+
+  /** How many custom agents the tenant deployed (their items carry a manifest). */
+  async customCount(tenantId: string): Promise<number> {
+    const items = await queryAll<{ agent_slug: string }>({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      FilterExpression: 'attribute_exists(manifest)',
+      ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.agentPrefix },
+      ProjectionExpression: 'agent_slug',
+      ConsistentRead: true,
+    });
+    return items.length;
   }
 
   async updateConfig(tenantId: string, slug: string, config: Partial<AgentConfig>, now: string): Promise<AgentDeployment> {

@@ -8,7 +8,7 @@ import { itemsOfShardedIndex } from '#shared/adapters/dynamodb/sharded-index';
 import { ACTIVE_TASK_SHARDS, keys } from '#shared/adapters/dynamodb/keys';
 import { GSI1, GSI3, TTL_ATTRIBUTE } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
-import { followsStep, storedTaskState, taskTransition, type TransactItem } from '#shared/adapters/dynamodb/task-transition';
+import { allOf, followsStep, leaseHeld, storedTaskState, taskTransition, type TransactItem } from '#shared/adapters/dynamodb/task-transition';
 import { transactWrite } from '#shared/adapters/dynamodb/transact-write';
 import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
 import type { ApprovalDecision } from '#shared/agents/agent';
@@ -16,7 +16,7 @@ import type { Approval, ApprovalStatus } from '#shared/domain/approval';
 import type { ArtifactApprovalStatus } from '#shared/domain/artifact';
 import { expiryEpoch } from '#shared/domain/retention';
 import type { ServiceEvent } from '#shared/domain/event';
-import type { StepOutcome } from '#shared/domain/ports';
+import type { HeldLease, StepOutcome } from '#shared/domain/ports';
 import type { Task } from '#shared/domain/task';
 import { refusedStepOutcome } from '#shared/domain/task-state';
 
@@ -48,7 +48,7 @@ export class DynamoApprovalRepository {
    * `approval.requested` are written, all in one transaction that holds only if exactly `step - 1`
    * calls were applied before.
    */
-  async pause(task: Task, step: number, approval: Approval, event: ServiceEvent): Promise<StepOutcome> {
+  async pause(task: Task, step: number, approval: Approval, event: ServiceEvent, lease?: HeldLease): Promise<StepOutcome> {
     const approvalPut: TransactItem = {
       Put: {
         TableName: tableName(),
@@ -63,7 +63,9 @@ export class DynamoApprovalRepository {
       },
     };
     const usage = usageUpdate({ tenantId: approval.tenant_id, at: event.created_at, shardBy: approval.approval_id, counts: { approvals: 1 } });
-    const paused = await taskTransition({ task, trigger: 'pause', at: event.created_at, fields: { step }, condition: followsStep(step - 1), items: [approvalPut, usage], events: [event] });
+    // A worker's lease ends here: it learns of the decision from its next claim (docs/workers.md).
+    const condition = lease ? allOf(followsStep(step - 1), leaseHeld(lease)) : followsStep(step - 1);
+    const paused = await taskTransition({ task, trigger: 'pause', at: event.created_at, fields: { step }, condition, items: [approvalPut, usage], events: [event] });
     return paused ? 'applied' : refusedStepOutcome(task.shape, 'pause', step, await storedTaskState(task));
   }
 

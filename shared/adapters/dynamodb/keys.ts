@@ -10,7 +10,7 @@ import { projectEntity } from '#shared/adapters/dynamodb/entities/project';
 import { rateLimitBucketEntity } from '#shared/adapters/dynamodb/entities/rate-limit-bucket';
 import { ruleHistoryEntity } from '#shared/adapters/dynamodb/entities/rule-history';
 import { scanEntity } from '#shared/adapters/dynamodb/entities/scan';
-import { taskEntity, taskInputEntity } from '#shared/adapters/dynamodb/entities/task';
+import { claimQueueEntryEntity, taskEntity, taskInputEntity } from '#shared/adapters/dynamodb/entities/task';
 import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
@@ -41,6 +41,7 @@ export const keys = {
   ...taskEntity.keys,
   ...taskEntity.sharedPartitions,
   ...taskInputEntity.keys,
+  ...claimQueueEntryEntity.keys,
   ...artifactEntity.keys,
   ...eventEntity.keys,
   ...eventDayEntity.keys,

@@ -8,7 +8,7 @@ import { isConditionFailure, isTransactionConflict, stripKeys } from '#shared/ad
 import type { ServiceEvent } from '#shared/domain/event';
 import { ConflictError } from '#shared/domain/errors';
 import type { MemberRecord } from '#shared/domain/member';
-import type { Role } from '#shared/domain/roles';
+import type { MemberRole } from '#shared/domain/roles';
 
 /** Which tenant and member an email belongs to. */
 export interface EmailClaim {
@@ -87,7 +87,7 @@ export class DynamoMemberRepository {
    * admin (when an admin is demoted) and `event`, in one transaction. A condition that no longer
    * holds is ConflictError `member_changed_concurrently`, for the service to read again.
    */
-  async changeRole(record: MemberRecord, role: Role, otherAdmin: MemberRecord | undefined, event: ServiceEvent | undefined): Promise<MemberRecord> {
+  async changeRole(record: MemberRecord, role: MemberRole, otherAdmin: MemberRecord | undefined, event: ServiceEvent | undefined): Promise<MemberRecord> {
     const update = {
       TableName: tableName(),
       Key: memberKey(record),
@@ -117,7 +117,7 @@ export class DynamoMemberRepository {
   }
 
   /** Sets the role of a member the local runtime manages (GATEHOUSE_USERS), without an event. */
-  async setRole(record: MemberRecord, role: Role): Promise<void> {
+  async setRole(record: MemberRecord, role: MemberRole): Promise<void> {
     await this.client.send(new UpdateCommand({ TableName: tableName(), Key: memberKey(record), UpdateExpression: 'SET #role = :role', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: { '#role': 'role' }, ExpressionAttributeValues: { ':role': role } }));
   }
 

@@ -10,9 +10,10 @@ import { isConditionFailure } from '#shared/adapters/dynamodb/transactions';
 import { agentMessageWrites, originReference, sessionTaskCreation } from '#shared/adapters/dynamodb/session-repository';
 import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
 import type { ServiceEvent } from '#shared/domain/event';
+import type { HeldLease } from '#shared/domain/ports';
 import { taskSeconds } from '#shared/domain/usage';
 import type { Task, TaskError } from '#shared/domain/task';
-import { isDispatchable, isTerminal, transitionOf, type TaskStatus, type TaskTrigger } from '#shared/domain/task-state';
+import { isDispatchable, isTerminal, isWaiting, transitionOf, type TaskRunner, type TaskStatus, type TaskTrigger } from '#shared/domain/task-state';
 import { logger } from '#shared/observability/logger';
 import { recordMetric } from '#shared/observability/metrics';
 
@@ -39,7 +40,7 @@ export type TaskTransitionRequest =
   | (Writes & {
       trigger: TaskTrigger;
       /** With `started_at` when the task started: an ending counts the seconds since (usage). */
-      task: Pick<Task, 'tenant_id' | 'task_id' | 'shape' | 'agent' | 'task_type' | 'created_at'> & Partial<Pick<Task, 'started_at' | 'session_id' | 'artifacts' | 'trigger'>>;
+      task: Pick<Task, 'tenant_id' | 'task_id' | 'shape' | 'agent' | 'task_type' | 'created_at'> & Partial<Pick<Task, 'started_at' | 'session_id' | 'artifacts' | 'trigger' | 'runs_on' | 'priority'>>;
       /** Artifacts a run emitted that `task.artifacts` (as read before the run) does not list: an ending names them to the session. */
       emitted?: readonly string[];
       /** The write's time: the task's new `updated_at`. */
@@ -51,6 +52,20 @@ export type TaskTransitionRequest =
       /** Conditions besides the source states (the call a step follows, the run a time-out judged). */
       condition?: ExpressionPart;
     });
+
+/** The condition of a worker's write: the task runs under its lease (a lost or foreign one fails it). */
+export function leaseHeld(lease: HeldLease): ExpressionPart {
+  return { expression: 'lease_id = :heldLease', values: { ':heldLease': lease.leaseId } };
+}
+
+/** Several conditions that must all hold (their placeholders must not collide). */
+export function allOf(...parts: ExpressionPart[]): ExpressionPart {
+  return {
+    expression: parts.map((part) => `(${part.expression})`).join(' AND '),
+    names: Object.assign({}, ...parts.map((part) => part.names ?? {})),
+    values: Object.assign({}, ...parts.map((part) => part.values ?? {})),
+  };
+}
 
 /** The condition of an agent-context write: exactly `previous` calls were applied before it. */
 export function followsStep(previous: number): ExpressionPart {
@@ -65,13 +80,23 @@ export function followsStep(previous: number): ExpressionPart {
  * exactly the writes that won). Returns the task's new status, or undefined when a condition did not hold.
  */
 export async function taskTransition(request: TaskTransitionRequest): Promise<TaskStatus | undefined> {
-  const { to } = transitionOf(request.task.shape, request.trigger);
+  const { from, to } = transitionOf(request.task.shape, request.trigger, runnerOf(request.task));
+  // A trigger that applies to no task of this runner (a release of the runtime's task) holds from no state.
+  if (request.trigger !== 'create' && from.length === 0) return undefined;
   const taskWrite = request.trigger === 'create' ? await creation(request.task) : update(request);
   try {
     const usage = usageOf(request, to);
     const session = sessionWritesOf(request, to);
     const events = [...request.events, ...session.events];
-    await transactWrite([taskWrite, ...(request.items ?? []), ...session.items, ...chatReplyWritesOf(request, to), ...(usage ? [usage] : []), ...(await Promise.all(events.map((event) => eventPut(event))))]);
+    await transactWrite([
+      taskWrite,
+      ...(request.items ?? []),
+      ...claimQueueWritesOf(request),
+      ...session.items,
+      ...chatReplyWritesOf(request, to),
+      ...(usage ? [usage] : []),
+      ...(await Promise.all(events.map((event) => eventPut(event)))),
+    ]);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;
@@ -108,7 +133,7 @@ async function creation(task: Task): Promise<TransactItem> {
  */
 function update(request: Extract<TaskTransitionRequest, { at: string }>): TransactItem {
   const { task, trigger, at } = request;
-  const { from, to, dispatchable } = transitionOf(task.shape, trigger);
+  const { from, to, dispatchable } = transitionOf(task.shape, trigger, runnerOf(task));
   const names: Record<string, string> = { '#status': 'status', '#updatedAt': 'updated_at' };
   const values: Item = { ':at': at };
   const sets = ['#updatedAt = :at'];
@@ -156,6 +181,26 @@ function update(request: Extract<TaskTransitionRequest, { at: string }>): Transa
       ExpressionAttributeValues: values,
     },
   };
+}
+
+const runnerOf = (task: Pick<Task, 'runs_on'>): TaskRunner => task.runs_on ?? 'runtime';
+
+/**
+ * A custom agent's task enters its agent's claim queue when it starts waiting (created, released,
+ * resumed after a decision) and leaves it when the wait ends (claimed, cancelled, rejected): in the
+ * same transaction, so the queue holds exactly the waiting tasks (entities/task.ts).
+ */
+function claimQueueWritesOf(request: TaskTransitionRequest): TransactItem[] {
+  const { task } = request;
+  if (task.runs_on !== 'worker') return [];
+  if (!task.priority) throw new Error(`Task ${task.task_id} runs on workers; its transition needs its priority (the claim queue's key).`);
+  const { from, to } = transitionOf(task.shape, request.trigger, 'worker');
+  const key = keys.claimQueueEntry(task.tenant_id, task.agent, task.priority, task.task_id);
+  const waits = isWaiting(to);
+  const waited = from.some(isWaiting);
+  if (waits && !waited) return [{ Put: { TableName: tableName(), Item: { ...key, entity: 'claim_queue_entry', tenant_id: task.tenant_id, task_id: task.task_id, priority: task.priority } } }];
+  if (waited && !waits) return [{ Delete: { TableName: tableName(), Key: key } }];
+  return [];
 }
 
 /** Adds a caller's placeholders; one that would shadow the transition's own is a programming error. */

@@ -21,7 +21,9 @@ async function send(queueUrl: string, message: TaskMessage, delaySeconds?: numbe
 
 /** One queue per priority; consumers drain `high` before `normal` before `low`. */
 export class SqsTaskDispatcher implements TaskDispatcher {
-  async dispatch(task: { tenant_id: string; task_id: string; priority: TaskPriority }): Promise<void> {
+  async dispatch(task: { tenant_id: string; task_id: string; priority: TaskPriority; runs_on?: 'worker' }): Promise<void> {
+    // A custom agent's task waits in its agent's claim queue for a worker, never for the runtime.
+    if (task.runs_on === 'worker') return;
     await send(getStringFromEnv(TASK_QUEUES[task.priority].urlEnv), { tenant_id: task.tenant_id, task_id: task.task_id });
   }
 

@@ -29,7 +29,7 @@ export const healthSchema = /* @__PURE__ */ z.schema(() => record({ status: z.en
 export const problemTypeSchema = /* @__PURE__ */ z.schema(() => record({ type: text(), code: text(), title: text(), status: z.nullable(z.number().check(z.int())), description: text() }));
 
 export const agentSchema = /* @__PURE__ */ z.schema(() =>
-  record({ agent_id: text(), agent_slug: text(), name: text(), status: text(), config: record({ approval_ttl_hours: z.number() }), created_at: instant(), updated_at: instant() }),
+  record({ agent_id: text(), agent_slug: text(), name: text(), status: text(), kind: z.enum(['built_in', 'custom']), config: record({ approval_ttl_hours: z.number() }), created_at: instant(), updated_at: instant() }),
 );
 export const catalogAgentSchema = /* @__PURE__ */ z.schema(() =>
   record({ slug: text(), aliases: z.array(text()), name: text(), description: text(), task_types: z.array(record({ task_type: text(), description: text() })) }),
@@ -56,6 +56,30 @@ export const taskSchema = /* @__PURE__ */ z.schema(() =>
     tenant_id: text(),
   }),
 );
+/** The worker protocol's answers (docs/workers.md). */
+const decisionSchema = () =>
+  record({
+    approval_id: text(),
+    decision: z.enum(['approved', 'denied']),
+    action: record({ type: text() }),
+    comment: z.optional(text()),
+    resolution: z.enum(['resolved', 'expired']),
+    execution: z.optional(record({ status: z.enum(['executed', 'failed']), result: z.optional(anyObject()), error: z.optional(record({ code: text(), message: text() })) })),
+  });
+export const claimSchema = /* @__PURE__ */ z.schema(() => record({ task: taskSchema, lease_id: text(), lease_expires_at: instant(), attempt: z.number().check(z.int()), decisions: z.array(decisionSchema()) }));
+export const heartbeatSchema = /* @__PURE__ */ z.schema(() => record({ lease_expires_at: instant(), cancel_requested: z.boolean() }));
+export const toolCallSchema = /* @__PURE__ */ z.schema(() =>
+  record({
+    tool_call_id: text(),
+    tool: text(),
+    integration_id: nullableText(),
+    outcome: z.enum(['succeeded', 'failed']),
+    duration_ms: z.number(),
+    result: z.optional(anyObject()),
+    error: z.optional(record({ code: text(), message: text() })),
+  }),
+);
+
 export const sessionSchema = /* @__PURE__ */ z.schema(() =>
   record({
     session_id: text(),
@@ -235,7 +259,9 @@ export const retentionSchema = /* @__PURE__ */ z.schema(() =>
 export const openApiDocumentSchema = /* @__PURE__ */ z.schema(() => record({ openapi: text(), info: anyObject(), paths: anyObject() }));
 
 const principal = () => record({ type: z.enum(['user', 'api_key', 'chat']), id: text() });
+/** A person's role; a key may also be an `agent` key, bound to one custom agent (`agent`). */
 const role = () => z.enum(['admin', 'approver', 'operator', 'viewer']);
+const keyRole = () => z.enum(['admin', 'approver', 'operator', 'viewer', 'agent']);
 export const meSchema = /* @__PURE__ */ z.schema(() =>
   record({ principal: record({ type: z.enum(['user', 'api_key']), id: text(), email: z.optional(text()), name: z.optional(text()) }), tenant_id: text(), role: role() }),
 );
@@ -255,7 +281,8 @@ export const apiKeySchema = /* @__PURE__ */ z.schema(() =>
   record({
     key_id: text(),
     name: nullableText(),
-    role: role(),
+    role: keyRole(),
+    agent: z.optional(text()),
     display_prefix: text(),
     created_at: instant(),
     created_by: z.nullable(principal()),

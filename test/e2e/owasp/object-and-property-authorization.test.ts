@@ -105,8 +105,8 @@ describe('OWASP API1/API3/API6 on the local runtime, tenant A and tenant B', () 
           const names = pathParams(route);
           const unknown = Object.fromEntries(names.map((name) => [name, unknownLike(world.ids[name])]));
 
-          const withRealId = await callRoute(world.b, route, world.ids);
-          const withUnknownId = await callRoute(world.b, route, unknown);
+          const withRealId = await callRoute(world.as('b', route), route, world.ids);
+          const withUnknownId = await callRoute(world.as('b', route), route, unknown);
 
           expect(withRealId.status, JSON.stringify(withRealId.body)).toBe(404);
           expect(withUnknownId.status).toBe(404);
@@ -274,7 +274,7 @@ describe('OWASP API1/API3/API6 on the local runtime, tenant A and tenant B', () 
         for (const [field, value] of Object.entries(serverOwned)) {
           if (field in sample) continue;
           const forged = clientSettable[routeKey(route)]?.[field] ?? value;
-          const response = await world.a(route.method, path, { ...sample, [field]: forged });
+          const response = await world.as('a', route)(route.method, path, { ...sample, [field]: forged });
           expect(response.status, `${field}: ${JSON.stringify(response.body)}`).toBe(400);
           if (!validBodies[routeKey(route)]) expect(response.body.errors).toEqual([{ path: 'body', message: 'this route takes no request body' }]);
         }
@@ -302,7 +302,7 @@ describe('OWASP API1/API3/API6 on the local runtime, tenant A and tenant B', () 
 
     it('no answer of any route exposes a secret, a key hash, a ciphertext or a storage key', async () => {
       const forbiddenKeys = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'key_hash', 'secret', 'secret_ciphertext', 'previous_secret_ciphertext', 'ciphertext', 'credentials', 'credentials_ciphertext', 'token', 'bot_token', 'signing_secret', 'password']);
-      const forbiddenText = [world.webhookSecret, ...world.credentials, runtime.keys.a, runtime.keys.b, 'lgcm1.', 'TENANT#'];
+      const forbiddenText = [world.webhookSecret, ...world.credentials, runtime.keys.a, runtime.keys.b, world.agentKeys.a, world.agentKeys.b, 'lgcm1.', 'TENANT#'];
       const answers: { label: string; body: unknown }[] = [];
       for (const route of authenticatedRoutes.filter((candidate) => candidate.method === 'GET' && !candidate.streaming)) {
         const response = await callRoute(world.a, route, world.ids);

@@ -7,7 +7,8 @@ import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../..
 import { startHostileServer, type Behaviour, type HostileServer } from '../../support/hostile-server';
 import { startSlackApiServer, type SlackApiServer } from '../../support/providers/slack-api-server';
 import { rawClient } from '../../support/raw-http';
-import { authenticatedRoutes, fillPath, queryString, requiredQueries, routeKey, signedCallbackRoutes, signedCallbackSamples, validBodies } from '../../support/route-samples';
+import { authenticatedRoutes, fillPath, keyFor, queryString, requiredQueries, routeKey, signedCallbackRoutes, signedCallbackSamples, validBodies } from '../../support/route-samples';
+import { deployCustomAgent } from '../../support/custom-agent';
 import { signedHeaders } from '../../support/slack-requests';
 import { tableSnapshot } from '../../support/table-snapshot';
 
@@ -24,6 +25,7 @@ let runtime: TestRuntime;
 let a: ReturnType<typeof apiClient>;
 let http: ReturnType<typeof rawClient>;
 let slackApi: SlackApiServer;
+let agentKey: string;
 const ids: Record<string, string> = {};
 const servers: HostileServer[] = [];
 
@@ -52,8 +54,10 @@ describe('OWASP API4/API10', () => {
     a = apiClient(runtime.baseUrl, runtime.keys.a);
     http = rawClient(`http://127.0.0.1:${runtime.port}`);
     ids.agent_id = (await a('POST', '/agents/deploy', { agent_slug: 'ai-readiness' })).body.agent_id;
+    agentKey = (await deployCustomAgent(runtime.baseUrl, runtime.keys.a)).agentKey;
     ids.task_id = (await a('POST', '/tasks', validBodies['POST /tasks'])).body.task_id;
-    ids.webhook_id = (await a('POST', '/webhooks', validBodies['POST /webhooks'])).body.webhook_id;
+    // Subscribed to an event nothing here causes: a delivery retried in the middle of a test would change the table it snapshots.
+    ids.webhook_id = (await a('POST', '/webhooks', { ...validBodies['POST /webhooks'], events: ['integration.revoked'] })).body.webhook_id;
     ids.project_id = (await a('POST', '/projects', validBodies['POST /projects'])).body.project_id;
     ids.scan_id = (await a('POST', `/projects/${ids.project_id}/scans`, { detectors: ['security'] })).body.scan_id;
     Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', key_id: 'key_none', user_id: 'usr_none', session_id: 'ses_none', trigger_id: 'trg_none' });
@@ -120,7 +124,7 @@ describe('OWASP API4/API10', () => {
         const before = await tableSnapshot();
         const body = JSON.stringify({ ...validBodies[routeKey(route)], padding: 'x'.repeat(1024 * 1024) });
 
-        const response = await http.send({ method: route.method, path: fillPath(route, ids), headers: { Authorization: `Bearer ${runtime.keys.a}`, 'Content-Type': 'application/json' }, body });
+        const response = await http.send({ method: route.method, path: fillPath(route, ids), headers: { Authorization: `Bearer ${keyFor(route, { admin: runtime.keys.a, agent: agentKey })}`, 'Content-Type': 'application/json' }, body });
 
         expect(response.status).toBe(413);
         expect(response.headers['content-type']).toBe('application/problem+json');

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
 import { apiClient, eventually, type TestRuntime } from '../../support/local-runtime';
+import type { RouteDefinition } from '#functions/routes';
+import { deployCustomAgent } from '../../support/custom-agent';
 import { startGitHubApiServer } from '../../support/providers/github-api-server';
 import { startSlackApiServer } from '../../support/providers/slack-api-server';
 import type { TestSite } from '../../support/test-site-server';
@@ -30,6 +32,10 @@ export interface TenantWorld {
   slack: Record<'a' | 'b', { integrationId: string; signingSecret: string }>;
   /** Every provider credential the tenants connected with: none may ever come back. */
   credentials: string[];
+  /** Each tenant's agent key, bound to its own custom agent `invoice-checker` (deployed in both). */
+  agentKeys: Record<'a' | 'b', string>;
+  /** The tenant's client a route is called with: its agent key for the worker protocol, its admin key otherwise. */
+  as(tenant: 'a' | 'b', route: Pick<RouteDefinition, 'role'>): Client;
   close(): Promise<void>;
 }
 
@@ -88,6 +94,11 @@ export async function buildTenantWorld(runtime: TestRuntime, site: TestSite): Pr
   expect(trigger.status).toBe(201);
   ids.trigger_id = trigger.body.trigger_id;
 
+  // Both tenants deploy a custom agent of the same slug: each one's agent key is bound to its own.
+  const agentKeys = { a: (await deployCustomAgent(runtime.baseUrl, runtime.keys.a)).agentKey, b: (await deployCustomAgent(runtime.baseUrl, runtime.keys.b)).agentKey };
+  const agents = { a: apiClient(runtime.baseUrl, agentKeys.a), b: apiClient(runtime.baseUrl, agentKeys.b) };
+  const admins = { a, b };
+
   const gitHub = await a('POST', '/integrations', { kind: 'github', name: 'World GitHub', credentials: { token: GITHUB_TOKEN }, settings: { api_url: github.url } });
   expect(gitHub.status, JSON.stringify(gitHub.body)).toBe(201);
   ids.integration_id = gitHub.body.integration_id;
@@ -130,6 +141,8 @@ export async function buildTenantWorld(runtime: TestRuntime, site: TestSite): Pr
     webhookSecret,
     slack,
     credentials: [GITHUB_TOKEN, ...Object.values(SLACK_BOT_TOKENS), ...Object.values(SLACK_SIGNING_SECRETS)],
+    agentKeys,
+    as: (tenant, route) => (route.role === 'agent' ? agents[tenant] : admins[tenant]),
     close: async () => {
       await receiverA.close();
       await receiverB.close();

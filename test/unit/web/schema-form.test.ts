@@ -46,6 +46,14 @@ describe('forms generated from an input JSON Schema', () => {
     expect(input).toEqual({ scope: 'full', limit: 25, signals: ['hiring'], countries: ['DE', 'at'], product: { name: 'Gatehouse' }, questions: [{ id: 'Q1' }] });
   });
 
+  it('leaves out an optional object left blank, and asks for its required fields once any is given', () => {
+    const invoice = { type: 'object', required: ['amount'], properties: { amount: { type: 'number' }, purchase_order: { type: 'object', required: ['number', 'amount'], properties: { number: { type: 'string' }, amount: { type: 'number' } } } } };
+    const fields = fieldsOf(invoice);
+
+    expect(buildInput(fields, { amount: '12' })).toEqual({ input: { amount: 12 }, errors: {} });
+    expect(buildInput(fields, { amount: '12', 'purchase_order.number': 'PO-1' })).toEqual({ input: { amount: 12, purchase_order: { number: 'PO-1' } }, errors: { 'purchase_order.amount': 'Required.' } });
+  });
+
   it('checks values the way the schema does and names the field of each complaint', () => {
     const fields = fieldsOf(schema);
     const values = { ...valuesFrom(fields), limit: '0', ratio: 'many', signals: ['hiring', 'funding', 'expansion'], countries: 'DEU', 'product.email': 'nobody', questions: '{"id":1}' };

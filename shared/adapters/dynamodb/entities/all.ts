@@ -11,7 +11,7 @@ import { rateLimitBucketEntity } from '#shared/adapters/dynamodb/entities/rate-l
 import { ruleHistoryEntity } from '#shared/adapters/dynamodb/entities/rule-history';
 import { scanEntity } from '#shared/adapters/dynamodb/entities/scan';
 import { scheduleEntity } from '#shared/adapters/dynamodb/entities/schedule';
-import { taskEntity, taskInputEntity } from '#shared/adapters/dynamodb/entities/task';
+import { claimQueueEntryEntity, taskEntity, taskInputEntity } from '#shared/adapters/dynamodb/entities/task';
 import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
@@ -39,6 +39,7 @@ export const ENTITIES = [
   taskSlotsEntity,
   taskEntity,
   taskInputEntity,
+  claimQueueEntryEntity,
   artifactEntity,
   eventEntity,
   eventDayEntity,

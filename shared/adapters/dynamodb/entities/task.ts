@@ -1,4 +1,5 @@
 import { ACTIVE_TASK_SHARDS, defineEntity, indexKey, shardOf, tenant, type Key } from '#shared/adapters/dynamodb/entities/entity';
+import type { TaskPriority } from '#shared/domain/task';
 import { isDispatchable, type TaskStatus } from '#shared/domain/task-state';
 
 const taskPartition = (tenantId: string, taskId: string) => `${tenant(tenantId)}#TASK#${taskId}`;
@@ -36,6 +37,28 @@ export const taskEntity = defineEntity({
     },
   ],
   sharedPartitions: { activeShardPartition },
+});
+
+/** A priority's place in the claim queue's sort key: `high` sorts first. */
+const PRIORITY_RANK: Record<TaskPriority, number> = { high: 1, normal: 2, low: 3 };
+const claimQueuePartition = (tenantId: string, agentSlug: string) => `${tenant(tenantId)}#AGENT#${agentSlug}#QUEUE`;
+
+/**
+ * A custom agent's task waiting for a worker: one small item in its agent's queue partition,
+ * sorted by priority, then by task id (a ULID: oldest first). Put in the transaction that makes
+ * the task wait (creation, a lost or returned lease, a decided approval), deleted in the one that
+ * ends the wait (a claim, a cancel, a rejection). A claim reads the head of the partition with a
+ * strongly consistent Query (no index lag, no scan) and wins the task with a conditional write.
+ */
+export const claimQueueEntryEntity = defineEntity({
+  entity: 'claim_queue_entry',
+  tenantScoped: true,
+  keys: {
+    claimQueueEntry: (tenantId: string, agentSlug: string, priority: TaskPriority, taskId: string): Key => ({ pk: claimQueuePartition(tenantId, agentSlug), sk: `${PRIORITY_RANK[priority]}#${taskId}` }),
+    claimQueuePartition,
+  },
+  primaryKey: 'claimQueueEntry',
+  indexes: [],
 });
 
 /** A task input larger than one write unit, stored once beside its task (task-input.ts). */

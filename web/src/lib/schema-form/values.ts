@@ -34,12 +34,19 @@ function listProblem(items: string[], schema: JsonSchema): string | undefined {
   return undefined;
 }
 
+/** Whether anything was entered in a field under `path` (a checkbox ticked, text typed, an option chosen). */
+function filledWithin(path: string, values: FormValues): boolean {
+  return Object.entries(values).some(([key, value]) => key.startsWith(`${path}.`) && (value === true || (typeof value === 'string' ? value.trim() !== '' : Array.isArray(value) && value.length > 0)));
+}
+
 /** One field's value for the input (undefined: leave it out), or the reason it is not valid. */
 function valueOf(field: Field, values: FormValues, errors: FormErrors): unknown {
   const raw = values[field.path];
   const fail = (message: string) => void (errors[field.path] = message);
   switch (field.kind) {
     case 'object': {
+      // An optional object left blank is left out: its own required fields apply only once it is given.
+      if (!field.required && !filledWithin(field.path, values)) return undefined;
       const built = buildObject(field.fields, values, errors);
       return Object.keys(built).length || field.required ? built : undefined;
     }

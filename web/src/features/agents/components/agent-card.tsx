@@ -16,6 +16,8 @@ export function AgentCard({ agent }: { agent: Agent }) {
       <dl className="facts">
         <dt>Agent</dt>
         <dd>{agent.agent_slug}</dd>
+        <dt>Runs on</dt>
+        <dd>{agent.kind === 'custom' ? 'Your workers (a custom agent)' : 'Gatehouse (built in)'}</dd>
         <dt>Status</dt>
         <dd>
           <StatusBadge status={agent.status} />
@@ -35,7 +37,7 @@ export function AgentCard({ agent }: { agent: Agent }) {
         </IfAllowed>
         <AgentConfigDialog agent={agent} />
         <Link to={`/tasks?agent=${encodeURIComponent(agent.agent_slug)}`}>Tasks of this agent</Link>
-        <Link to={`/sessions?agent=${encodeURIComponent(agent.agent_slug)}`}>Sessions of this agent</Link>
+        {agent.kind !== 'custom' && <Link to={`/sessions?agent=${encodeURIComponent(agent.agent_slug)}`}>Sessions of this agent</Link>}
       </div>
     </li>
   );

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../../api/client';
 import { usePagedList } from '../../../api/paged';
 import type { components } from '../../../api/schema';
-import type { Role } from '../../../lib/permissions';
+import type { Role } from '#shared/domain/roles';
 
 export type ApiKey = components['schemas']['ApiKey'];
 const keys = ['api-keys'] as const;
@@ -23,7 +23,7 @@ export function useGenerateKey() {
   const client = useQueryClient();
   return useMutation({
     // The document names only `key` in this answer; the route answers the whole record with it (docs/api.md).
-    mutationFn: async (body: { name: string; role: Role }) => data(await api().POST('/api-keys', { body })) as ApiKey & { key: string },
+    mutationFn: async (body: { name: string; role: Role; agent?: string }) => data(await api().POST('/api-keys', { body })) as ApiKey & { key: string },
     onSuccess: () => client.invalidateQueries({ queryKey: keys }),
   });
 }

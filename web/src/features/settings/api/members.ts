@@ -3,7 +3,7 @@ import { api, data } from '../../../api/client';
 import { usePagedList } from '../../../api/paged';
 import { ProblemError } from '../../../api/problem-error';
 import type { components } from '../../../api/schema';
-import type { Role } from '../../../lib/permissions';
+import type { MemberRole as Role } from '#shared/domain/roles';
 
 export type Member = components['schemas']['Member'];
 const keys = ['members'] as const;

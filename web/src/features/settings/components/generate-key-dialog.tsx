@@ -1,30 +1,37 @@
 import { useState, type FormEvent } from 'react';
-import { ROLES } from '#shared/domain/roles';
+import { MEMBER_ROLES, type Role } from '#shared/domain/roles';
 import { fieldErrors } from '../../../api/problem-error';
 import { Dialog } from '../../../components/dialog';
 import { ProblemMessage } from '../../../components/problem-message';
 import { ShownOnce } from '../../../components/shown-once';
 import { useMe } from '../../../api/me';
-import { permissionOf, type Role } from '../../../lib/permissions';
+import { permissionOf } from '../../../lib/permissions';
+import { useAgents } from '../../agents/api/agents';
 import { useGenerateKey } from '../api/api-keys';
 
-/** `Generate new key`: name and role; the key itself is shown once, with a copy button. */
+/**
+ * `Generate new key`: name and role; the key itself is shown once, with a copy button. An admin
+ * may also make an `agent` key for one of the tenant's custom agents: its workers' key, which can
+ * do nothing but that agent's worker protocol (docs/workers.md).
+ */
 export function GenerateKeyDialog() {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('viewer');
+  const [agent, setAgent] = useState('');
   const generate = useGenerateKey();
   const myRole = useMe().data?.role;
-  // A key never gets a role above its creator's (the API answers 403 otherwise).
-  const roles = ROLES.filter((item) => permissionOf(myRole, item).allowed);
+  const customAgents = (useAgents().data ?? []).filter((candidate) => candidate.kind === 'custom');
+  // A key never gets a role above its creator's (the API answers 403 otherwise); only an admin makes agent keys.
+  const roles: Role[] = [...MEMBER_ROLES.filter((item) => permissionOf(myRole, item).allowed), ...(myRole === 'admin' && customAgents.length > 0 ? (['agent'] as const) : [])];
   const errors = fieldErrors(generate.error, 'body');
   const close = (next: boolean) => {
     setOpen(next);
-    if (!next) (generate.reset(), setName(''), setRole('viewer'));
+    if (!next) (generate.reset(), setName(''), setRole('viewer'), setAgent(''));
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    generate.mutate({ name: name.trim(), role });
+    generate.mutate({ name: name.trim(), role, ...(role === 'agent' ? { agent: agent || customAgents[0]?.agent_slug } : {}) });
   };
   const created = generate.data;
   return (
@@ -63,11 +70,29 @@ export function GenerateKeyDialog() {
               <select id="key-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
                 {roles.map((item) => (
                   <option key={item} value={item}>
-                    {item}
+                    {item === 'agent' ? 'agent (a custom agent\'s workers)' : item}
                   </option>
                 ))}
               </select>
             </div>
+            {role === 'agent' && (
+              <div className="field">
+                <label htmlFor="key-agent">Custom agent</label>
+                <select id="key-agent" value={agent || customAgents[0]?.agent_slug} aria-describedby="key-agent-hint key-agent-error" onChange={(event) => setAgent(event.target.value)}>
+                  {customAgents.map((item) => (
+                    <option key={item.agent_id} value={item.agent_slug}>
+                      {item.name} ({item.agent_slug})
+                    </option>
+                  ))}
+                </select>
+                <span id="key-agent-hint" className="field-hint">
+                  Its workers claim this agent&apos;s tasks with the key; it can do nothing else.
+                </span>
+                <span id="key-agent-error" className="field-error">
+                  {errors.agent}
+                </span>
+              </div>
+            )}
             <div className="actions">
               <button type="submit" className="button primary" disabled={generate.isPending}>
                 {generate.isPending ? 'Generating…' : 'Generate key'}

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { ROLES } from '#shared/domain/roles';
+import { MEMBER_ROLES as ROLES } from '#shared/domain/roles';
 import { fieldErrors } from '../../../api/problem-error';
 import { Dialog } from '../../../components/dialog';
-import type { Role } from '../../../lib/permissions';
+import type { MemberRole as Role } from '#shared/domain/roles';
 import { useMemberMutations } from '../api/members';
 import { MemberProblem } from './member-problem';
 

@@ -1,4 +1,4 @@
-import { ROLES } from '#shared/domain/roles';
+import { MEMBER_ROLES as ROLES } from '#shared/domain/roles';
 import { useMe } from '../../../api/me';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IfAllowed } from '../../../components/if-allowed';
@@ -7,7 +7,7 @@ import { Principal } from '../../../components/principal';
 import { QueryState } from '../../../components/query-state';
 import { RelativeTime } from '../../../components/relative-time';
 import { StatusBadge } from '../../../components/status-badge';
-import type { Role } from '../../../lib/permissions';
+import type { MemberRole as Role } from '#shared/domain/roles';
 import { memberConflictMessage, useMemberMutations, useMembers, type Member } from '../api/members';
 import { AdminOnly } from './admin-only';
 import { InviteMemberDialog } from './invite-member-dialog';

@@ -1,0 +1,9 @@
+import { renderTask } from '#shared/domain/task';
+import { jsonResponse } from '#shared/http/response';
+import { routeHandler } from '#shared/http/route-handler';
+import { completeTask } from '#shared/services/worker-tasks';
+import { taskParams } from '#functions/tasks/schemas';
+import { leaseBody } from '#functions/tasks/worker-schemas';
+
+/** POST /tasks/{task_id}/complete: the worker finished the task. */
+export const handler = routeHandler({ params: taskParams, body: leaseBody }, async ({ caller, params, body }) => jsonResponse(200, renderTask(await completeTask(caller, params.task_id, body.lease_id))));
