@@ -32,7 +32,7 @@ export interface BenchConfig {
   phases: Phase[];
 }
 
-export const PHASES = ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard', 'triggers', 'integrations'] as const;
+export const PHASES = ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard', 'triggers', 'integrations', 'workers'] as const;
 export type Phase = (typeof PHASES)[number];
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

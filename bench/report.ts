@@ -1,7 +1,8 @@
 import type { CostBreakdown } from './cost';
 import { PRICES, PRICES_RECORDED_ON } from './prices';
-import type { BenchResults, HopCost, MeteredScenario } from './results';
+import { carriedOverRuns, type BenchResults, type HopCost, type MeteredScenario } from './results';
 import { total, triggeredBesidePlain } from './trigger-cost';
+import { callUsdPerMillion, LOOK_READ_UNITS } from './worker-cost';
 import type { LatencySummary } from './stats';
 import { checkTargets, type TargetCheck } from './targets';
 
@@ -274,6 +275,88 @@ function integrationsSection(results: BenchResults): string[] {
   ];
 }
 
+function workersSection(results: BenchResults): string[] {
+  const report = results.workers;
+  if (!report) return [];
+  const { queuedClaim, waitingClaim, throughput, longPoll, idle, perTask } = report;
+  const { waiting, empty } = longPoll;
+  const lost = (run: (typeof throughput)[number]['http']) => `${run.calls.takenBeforeWrite} / ${run.calls.transactionsCancelled}`;
+  const heartbeat = callUsdPerMillion(perTask.usage, 'POST /tasks/{task_id}/heartbeat');
+  const failed = Object.entries(perTask.failedConditionalWrites).map(([command, count]) => `${num(count, 2)} ${command.replace(/Command$/, '')}`).join(', ') || 'none';
+  const builtIn = (results.metering ?? []).filter((scenario) => scenario.kind === 'task');
+  const chosen = idle.find((cost) => cost.design.chosen);
+  return [
+    '### Your own agents: the worker protocol',
+    '',
+    `No numeric target: latencies beside their floor or model, costs at list prices. A claim's function is priced at ${report.claimMemoryMb} MB, the other protocol routes at ${report.routeMemoryMb} MB. Every call carries an Idempotency-Key, as the SDK sends.`,
+    '',
+    ...table(
+      ['Path', 'p50 / p99 ms', 'Samples'],
+      [
+        ['claim of a queued task (`wait_seconds: 0`), HTTP', ms(queuedClaim.http), queuedClaim.http.count],
+        ['… the claim handler alone', ms(queuedClaim.handler), queuedClaim.handler.count],
+        [`enqueue → claimed, a worker waiting (task created 0–${waitingClaim.maxDelayMs} ms into the wait): POST /tasks answered → claim answered`, ms(waitingClaim.createdToClaimed), waitingClaim.createdToClaimed.count],
+        ['… from the task\'s `created_at`', ms(waitingClaim.createdAtToClaimed), waitingClaim.createdAtToClaimed.count],
+        ['… model: arrival → the next look of the schedule (no work counted)', ms(waitingClaim.nextLookModel), waitingClaim.nextLookModel.count],
+      ],
+    ),
+    '',
+    '**Claims per second**: W loops of claim (no wait) → complete over tasks created beforehand; the floor calls `claimTask` and `completeTask` in-process (the same DynamoDB calls, no HTTP, gateway, authorizer or middleware). Lost races: a task read found taken / a claim transaction cancelled.',
+    '',
+    ...table(
+      ['Workers', 'Path', 'Tasks', 'Claims/s', 'Claim p50 / p99 ms', 'Lost races (read / write)', 'Looks', 'Empty answers, tasks waiting', 'Errors', 'HTTP ÷ floor'],
+      throughput.flatMap(({ workers, http, floor }) => [
+        [workers, 'HTTP', http.completed, num(http.claimsPerSecond, 1), ms(http.claim), lost(http), http.calls.looks, http.emptyWhileQueued, http.errors, num(http.claimsPerSecond / floor.claimsPerSecond, 2)],
+        [workers, 'floor', floor.completed, num(floor.claimsPerSecond, 1), ms(floor.claim), lost(floor), floor.calls.looks, floor.emptyWhileQueued, floor.errors, ''],
+      ]),
+    ),
+    '',
+    `**The long poll.** An empty ${waiting.waitSeconds} s wait took ${num(waiting.wallMs)} ms at the client and ${num(waiting.billedMs)} billed ms in its handler, with ${num(waiting.looks, Number.isInteger(waiting.looks) ? 0 : 1)} looks at the queue (the schedule's model: ${longPoll.modelLooks}, at ${longPoll.lookTimesMs.join(', ')} ms) and ${num(waiting.writeUnits, 1)} write units (its Idempotency-Key record, the rate limit's share). ` +
+      `An empty claim without a wait: ${num(empty.billedMs, 1)} billed ms, ${num(empty.looks, Number.isInteger(empty.looks) ? 0 : 1)} look, ${num(empty.writeUnits, 1)} write units, ${num(empty.logBytes)} log bytes (averages of ${waiting.claims} and ${empty.claims} claims). ` +
+      `Each look is priced at ${LOOK_READ_UNITS} read unit, what DynamoDB bills a strongly consistent Query at least (DynamoDB Local reported ${num(waiting.lookReadUnitsReported, 1)} per wait). The designs below are that arithmetic: a claim's fixed work plus its wait's milliseconds and its schedule's looks; a server wait's next claim starts as its 204 arrives.`,
+    '',
+    ...table(
+      ['Idle worker (one claim loop), 30 days', 'A new task seen within', 'Claims', 'Looks per claim', 'Billed ms per claim', 'Lambda compute', 'API Gateway + Lambda requests', 'DynamoDB', 'Logs + traces', '$ per month'],
+      idle.map((cost) => [
+        cost.design.chosen ? `**${cost.design.name}**` : cost.design.name,
+        cost.noticeWithinMs >= 1000 ? `${num(cost.noticeWithinMs / 1000)} s` : `${num(cost.noticeWithinMs)} ms`,
+        Math.round(cost.claimsPerMonth).toLocaleString('en-US'),
+        cost.looksPerClaim,
+        num(cost.billedMsPerClaim),
+        usd(cost.usd.compute),
+        usd(cost.usd.apiGateway + cost.usd.lambdaRequests),
+        usd(cost.usd.reads + cost.usd.writes),
+        usd(cost.usd.logsAndTraces),
+        cost.design.chosen ? `**${usd(cost.usd.total)}**` : usd(cost.usd.total),
+      ]),
+    ),
+    '',
+    `**A custom agent's task**, metered whole as the metering phase meters a built-in one, one task at a time: POST /tasks, a claim, ${perTask.heartbeatsPerTask} heartbeat(s) (${perTask.assumption}), one artifact, complete, and the \`task.complete\` webhook delivered; ${perTask.units} tasks, ${perTask.errors} error(s). The worker's own work runs on the tenant's machines and is not priced.`,
+    '',
+    ...table(['Work', 'API req', 'Lambda inv', 'GB-s', 'RRU', 'WRU', 'SQS req', 'Log KB', '$/M (REST)', '$/M (HTTP API)'], [['custom agent task', num(perTask.usage.apiRequests, 2), num(perTask.usage.invocations, 2), num(perTask.usage.gbSeconds, 4), num(perTask.usage.readUnits, 1), num(perTask.usage.writeUnits, 1), num(perTask.usage.sqsRequests, 2), num(perTask.usage.logBytes / 1024, 1), `**${usd(perTask.cost.totalRest)}**`, usd(perTask.cost.totalHttp)]]),
+    '',
+    ...table(
+      ['Function', 'Memory MB', 'Invocations', 'Billed ms', 'RRU', 'WRU', 'SQS req', 'Log bytes'],
+      perTask.usage.byFunction.map((fn) => [fn.label, fn.memoryMb, num(fn.invocations, 2), num(fn.billedMs, 1), num(fn.readUnits, 1), num(fn.writeUnits, 1), num(fn.sqsRequests, 2), num(fn.logBytes)]),
+    ),
+    '',
+    `Each further heartbeat (20 s more of work) adds ${heartbeat === undefined ? 'n/a' : usd(heartbeat)} per million tasks. Conditional writes that failed, per task (billed by DynamoDB, not in the units above): ${failed}.`,
+    '',
+    ...(builtIn.length
+      ? [
+          'Beside the built-in task types (the metering phase\'s figures in this results file, possibly of an earlier run as its header says):',
+          '',
+          ...table(
+            ['Task', '$/M (REST)', '$/M (HTTP API)', 'Custom task ÷ it (REST)'],
+            [['custom agent task (this phase)', usd(perTask.cost.totalRest), usd(perTask.cost.totalHttp), '–'], ...builtIn.map((scenario) => [scenario.name, usd(scenario.cost.totalRest), usd(scenario.cost.totalHttp), num(perTask.cost.totalRest / scenario.cost.totalRest, 2)])],
+          ),
+          '',
+        ]
+      : ['No built-in task figure in this results file (run the metering phase) to set beside it.', '']),
+    ...(chosen ? [`An idle claim loop under the chosen design costs ${usd(chosen.usd.total)} a month: what ${Math.round((chosen.usd.total / perTask.cost.totalRest) * 1e6).toLocaleString('en-US')} custom tasks cost.`, ''] : []),
+  ];
+}
+
 /** The generated Markdown for one run, markers included. */
 export function renderResults(results: BenchResults): string {
   const { machine } = results;
@@ -285,7 +368,7 @@ export function renderResults(results: BenchResults): string {
     `${results.generatedAt}, commit \`${results.commit}\`, ${results.config.quick ? '**quick run** (BENCH_QUICK=1: short windows, noisy figures)' : 'full run'}. ` +
       `Node ${machine.node} on ${machine.platform}/${machine.arch}, ${machine.cpus} × ${machine.cpuModel}, ${num(machine.memoryGb)} GB, load average at start ${machine.loadAverage.map((value) => num(value, 2)).join(' ')}.`,
     '',
-    ...(results.carriedOver ? [`Not measured in this run, kept from the run of ${results.carriedOver.generatedAt} (commit \`${results.carriedOver.commit}\`): ${results.carriedOver.phases.join(', ')}.`, ''] : []),
+    ...carriedOverRuns(results).flatMap((run) => [`Not measured in this run, kept from the run of ${run.generatedAt} (commit \`${run.commit}\`): ${run.phases.join(', ')}.`, '']),
     ...targetsSection(checkTargets(results)),
     ...routesSection(results),
     ...meteringSection(results),
@@ -294,6 +377,7 @@ export function renderResults(results: BenchResults): string {
     ...dashboardSection(results),
     ...triggersSection(results),
     ...integrationsSection(results),
+    ...workersSection(results),
     END_MARKER,
   ].join('\n');
 }
@@ -306,6 +390,18 @@ export function updateDocument(document: string, rendered: string): string {
   return `${document.trimEnd()}\n\n${rendered}\n`;
 }
 
+/** The workers phase in one line: the two latencies, claims per second at the most workers, the two costs. */
+function workersSummary(report: NonNullable<BenchResults['workers']>): string {
+  const busiest = report.throughput.at(-1);
+  const chosen = report.idle.find((cost) => cost.design.chosen);
+  return (
+    `latency  claim of a queued task ${ms(report.queuedClaim.http)} ms, enqueue → claimed while waiting ${ms(report.waitingClaim.createdToClaimed)} ms (p50 / p99)` +
+    (busiest ? `; ${busiest.workers} workers ${num(busiest.http.claimsPerSecond)} claims/s (floor ${num(busiest.floor.claimsPerSecond)})` : '') +
+    `; custom task ${usd(report.perTask.cost.totalRest)}/M (REST)` +
+    (chosen ? `; idle worker ${usd(chosen.usd.total)}/month` : '')
+  );
+}
+
 /** What the terminal shows at the end: the figures without a target, then every target beside its figure. */
 export function consoleSummary(results: BenchResults): string[] {
   const figures = [
@@ -314,6 +410,7 @@ export function consoleSummary(results: BenchResults): string[] {
     ...(results.triggers?.schedule ?? []).map((run) => `latency  schedule fire → task, ${run.triggers} trigger(s): ${ms(run.created)} ms (p50 / p99)`),
     ...(results.triggers?.event ?? []).map((run) => `latency  artifact → triggered task, ${run.triggers} trigger(s): ${ms(run.viaStream)} ms via the stream, floor ${ms(run.floor)} ms (p50 / p99)`),
     ...(results.integrations ? [`latency  read tool through the proxy: ${ms(results.integrations.toolProxy.proxy)} ms, direct ${ms(results.integrations.toolProxy.direct)} ms; Slack click answered ${ms(results.integrations.slackApproval.answer)} ms (p50 / p99)`] : []),
+    ...(results.workers ? [workersSummary(results.workers)] : []),
   ];
   return [...figures, ...checkTargets(results).map((check) => `${check.met ? 'met    ' : 'NOT MET'}  ${check.target}: ${check.figure}`)];
 }

@@ -7,8 +7,23 @@ import type { IdleCloseComparison } from './idle-close-cost';
 import type { LoadResult } from './load';
 import type { MeterSnapshot } from './metering';
 import type { LatencySummary } from './stats';
+import type { ClaimCalls } from './claim-calls';
+import type { IdleDesignCost, MeasuredClaim } from './worker-cost';
 
 /** The shape of bench/results.json. Each phase's part is absent when that phase did not run. */
+/** Figures of some phases kept from an earlier run, and which run that was. */
+export interface CarriedOver {
+  commit: string;
+  generatedAt: string;
+  phases: string[];
+}
+
+/** The runs a results file's carried-over figures come from (an older file holds one object, not a list). */
+export function carriedOverRuns(results: Pick<BenchResults, 'carriedOver'>): CarriedOver[] {
+  const carried = results.carriedOver;
+  return carried === undefined ? [] : Array.isArray(carried) ? carried : [carried];
+}
+
 export interface BenchResults {
   generatedAt: string;
   commit: string;
@@ -21,8 +36,10 @@ export interface BenchResults {
   dashboard?: DashboardReport;
   triggers?: TriggersReport;
   integrations?: import('./phases/integrations').IntegrationsReport;
+  workers?: WorkersReport;
   /** Phases this run did not measure, kept from an earlier run (BENCH_PHASES). */
-  carriedOver?: { commit: string; generatedAt: string; phases: string[] };
+  /** Phases not measured in this run, kept from the runs that did measure them (one entry per run; results of older files hold one object). */
+  carriedOver?: CarriedOver[] | CarriedOver;
 }
 
 /** The dashboard phase (bench/phases/dashboard.ts). */
@@ -150,5 +167,62 @@ export interface TriggersReport {
     comparison: IdleCloseComparison;
     /** The same without the index writes of activity (an index whose entry activity does not move). */
     withoutActivityWrites: IdleCloseComparison;
+  };
+}
+
+/** Claims of one throughput run: `workers` loops of claim (no wait) → complete until `tasks` are done. */
+export interface ClaimThroughputRun {
+  workers: number;
+  tasks: number;
+  /** Tasks claimed and completed. */
+  completed: number;
+  seconds: number;
+  /** completed ÷ seconds: each loop also completes what it claimed, so this is claim → complete. */
+  claimsPerSecond: number;
+  /** Claims that got a task, each timed alone. */
+  claim: LatencySummary;
+  /** Claims that answered 204 (no task) while tasks still waited: every entry of the head read was won by others. */
+  emptyWhileQueued: number;
+  /** The claims' DynamoDB calls (looks, lost races at the task read and at the transaction). */
+  calls: ClaimCalls;
+  errors: number;
+  errorSamples: string[];
+}
+
+/** The workers phase (bench/phases/workers.ts): the worker protocol of custom agents. */
+export interface WorkersReport {
+  /** The memory the waiting claim route is priced at (`sizeOf`), and the other protocol routes. */
+  claimMemoryMb: number;
+  routeMemoryMb: number;
+  /** A task waits; one worker claims it without a wait (HTTP). */
+  queuedClaim: { rounds: number; warmUp: number; http: LatencySummary; handler: LatencySummary };
+  /** A worker waits (`wait_seconds: 20`); a task is created 0 to `maxDelayMs` later. */
+  waitingClaim: {
+    samples: number;
+    maxDelayMs: number;
+    /** POST /tasks answered → the claim answered with that task. */
+    createdToClaimed: LatencySummary;
+    /** The task's `created_at` (minted before its transaction) → the claim answered. */
+    createdAtToClaimed: LatencySummary;
+    /** The model: arrivals spread over the same span, to the next look of the schedule. */
+    nextLookModel: LatencySummary;
+  };
+  /** Claims per second over HTTP and in-process (the floor: claimTask and completeTask, no HTTP). */
+  throughput: { workers: number; http: ClaimThroughputRun; floor: ClaimThroughputRun }[];
+  /** One empty 20 s wait and empty claims without a wait, metered (handler, units, looks). */
+  longPoll: { waiting: MeasuredClaim; empty: MeasuredClaim; modelLooks: number; lookTimesMs: number[] };
+  /** An idle claim loop's month under the chosen design and the alternatives. */
+  idle: IdleDesignCost[];
+  /** A custom agent's task, metered whole: created by POST /tasks, claimed, heartbeats, one artifact, completed, its webhook delivered. */
+  perTask: {
+    units: number;
+    errors: number;
+    heartbeatsPerTask: number;
+    /** Why that many heartbeats. */
+    assumption: string;
+    usage: UnitUsage;
+    cost: CostBreakdown;
+    /** Per task: conditional writes that failed (priced by DynamoDB, not counted in `usage`), by command. */
+    failedConditionalWrites: Record<string, number>;
   };
 }

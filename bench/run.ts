@@ -7,7 +7,7 @@ import { benchConfig, type Phase } from './config';
 import { gitCommit, machineInfo } from './machine';
 import { progress } from './progress';
 import { consoleSummary, renderResults, updateDocument } from './report';
-import type { BenchResults } from './results';
+import { carriedOverRuns, type BenchResults, type CarriedOver } from './results';
 
 /**
  * `npm run bench`: runs each phase in its own process (bench/phase.ts), collects their figures
@@ -18,7 +18,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_FILE = join(root, 'bench/results.json');
 const DOCUMENT = join(root, 'docs/benchmarks.md');
 
-const RESULT_KEY: Record<Phase, 'bundles' | 'routes' | 'metering' | 'endToEnd' | 'dashboard' | 'triggers' | 'integrations'> = { bundles: 'bundles', routes: 'routes', metering: 'metering', 'end-to-end': 'endToEnd', dashboard: 'dashboard', triggers: 'triggers', integrations: 'integrations' };
+const RESULT_KEY: Record<Phase, 'bundles' | 'routes' | 'metering' | 'endToEnd' | 'dashboard' | 'triggers' | 'integrations' | 'workers'> = { bundles: 'bundles', routes: 'routes', metering: 'metering', 'end-to-end': 'endToEnd', dashboard: 'dashboard', triggers: 'triggers', integrations: 'integrations', workers: 'workers' };
 
 /** Runs one phase; its stdout (handler logs) is discarded, its stderr (progress, warnings) shown. */
 function runPhase(phase: Phase, outFile: string): Promise<void> {
@@ -68,8 +68,17 @@ function carryOverPhasesNotRun(current: BenchResults): void {
   const carried = (Object.keys(RESULT_KEY) as Phase[]).filter((phase) => !config.phases.includes(phase) && previous[RESULT_KEY[phase]] !== undefined);
   if (carried.length === 0) return;
   for (const phase of carried) (current as unknown as Record<string, unknown>)[RESULT_KEY[phase]] = previous[RESULT_KEY[phase]];
-  const source = previous.carriedOver && carried.every((phase) => previous.carriedOver!.phases.includes(phase)) ? previous.carriedOver : { commit: previous.commit, generatedAt: previous.generatedAt, phases: [] };
-  current.carriedOver = { commit: source.commit, generatedAt: source.generatedAt, phases: carried };
+  // Each phase keeps the run that measured it: the previous run, or the run the previous one kept it from.
+  const earlier = carriedOverRuns(previous);
+  const runs = new Map<string, CarriedOver>();
+  for (const phase of carried) {
+    const source = earlier.find((run) => run.phases.includes(phase)) ?? { commit: previous.commit, generatedAt: previous.generatedAt };
+    const key = `${source.generatedAt} ${source.commit}`;
+    const run = runs.get(key) ?? { commit: source.commit, generatedAt: source.generatedAt, phases: [] };
+    run.phases.push(phase);
+    runs.set(key, run);
+  }
+  current.carriedOver = [...runs.values()].sort((a, b) => a.generatedAt.localeCompare(b.generatedAt));
 }
 
 if (failed.length > 0) {
