@@ -22,6 +22,10 @@ export interface CreateSessionRequest {
  */
 export async function createSession(tenantId: string, request: CreateSessionRequest, clock: Clock = systemClock): Promise<Session> {
   const agent = findAgentListing(request.agent);
+  if (!agent && (await agentRepository.findBySlug(tenantId, request.agent))) {
+    // A worker's claim does not carry a session's transcript yet, so its tasks could not see what came before.
+    throw new InvalidRequestError(`Agent '${request.agent}' is a custom agent: sessions are for the built-in agents. Create its tasks with POST /v1/tasks.`, [{ path: 'body.agent', message: 'is a custom agent; sessions are for the built-in agents' }]);
+  }
   if (!agent) throw unknownAgentError(request.agent, 'body.agent');
   const deployed = (await agentRepository.list(tenantId)).some((deployment) => deployment.agent_slug === agent.slug);
   if (!deployed) {

@@ -1,4 +1,6 @@
 import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
+import { isCustomAgent } from '#shared/domain/agent-deployment';
+import { manifestOf } from '#shared/services/agents';
 import { findAgentListing } from '#shared/agents/directory';
 import { builtInManifests, findManifestBySlug } from '#shared/agents/manifests';
 import { scheduleProblems } from '#shared/domain/cron-schedule';
@@ -29,6 +31,9 @@ async function integrationProblems(tenantId: string, integrationId: string, kind
 export async function validatedTrigger(tenantId: string, source: TriggerSource, task: TriggerTask, now: Date = new Date()): Promise<{ source: TriggerSource; task: TriggerTask }> {
   const problems: FieldError[] = [];
   let checkedSource = source;
+  // The tenant's custom agents take triggers like the built-ins: their artifact types can start tasks, and they can run them.
+  const customAgents = (await agentRepository.list(tenantId)).filter(isCustomAgent);
+  const knownArtifactTypes = new Set([...KNOWN_ARTIFACT_TYPES, ...customAgents.flatMap((agent) => agent.manifest.task_types.flatMap((taskType) => taskType.artifact_types))]);
   if (source.type === 'schedule') {
     const schedule = scheduleProblems(source).map((problem) => ({ path: `body.source.${problem.path}`, message: problem.message }));
     problems.push(...schedule);
@@ -46,20 +51,20 @@ export async function validatedTrigger(tenantId: string, source: TriggerSource, 
     if (problem) problems.push({ path: 'body.source.pattern', message: problem });
     problems.push(...(await integrationProblems(tenantId, source.integration_id, 'slack')));
   } else {
-    if (!KNOWN_ARTIFACT_TYPES.has(source.artifact_type)) problems.push({ path: 'body.source.artifact_type', message: `no agent emits '${source.artifact_type}'; one of: ${[...KNOWN_ARTIFACT_TYPES].sort().join(', ')}` });
+    if (!knownArtifactTypes.has(source.artifact_type)) problems.push({ path: 'body.source.artifact_type', message: `no agent emits '${source.artifact_type}'; one of: ${[...knownArtifactTypes].sort().join(', ')}` });
     if (source.agent !== undefined) {
-      const listing = findAgentListing(source.agent);
-      if (!listing) problems.push({ path: 'body.source.agent', message: `unknown agent '${source.agent}'` });
-      else checkedSource = { ...source, agent: listing.slug };
+      const slug = findAgentListing(source.agent)?.slug ?? customAgents.find((agent) => agent.agent_slug === source.agent)?.agent_slug;
+      if (!slug) problems.push({ path: 'body.source.agent', message: `unknown agent '${source.agent}'` });
+      else checkedSource = { ...source, agent: slug };
     }
   }
 
   const listing = findAgentListing(task.agent);
-  const deployed = listing ? (await agentRepository.list(tenantId)).some((deployment) => deployment.agent_slug === listing.slug) : false;
-  if (!listing) problems.push({ path: 'body.task.agent', message: `unknown agent '${task.agent}'` });
-  else if (!deployed) problems.push({ path: 'body.task.agent', message: `agent '${task.agent}' is not deployed for this tenant (POST /v1/agents/deploy)` });
-  const taskType = listing ? findManifestBySlug(listing.slug)?.task_types.find((candidate) => candidate.task_type === task.task_type) : undefined;
-  if (listing && !taskType) problems.push({ path: 'body.task.task_type', message: `must be one of: ${listing.task_types.join(', ')}` });
+  const deployment = await agentRepository.findBySlug(tenantId, listing?.slug ?? task.agent);
+  if (!deployment) problems.push({ path: 'body.task.agent', message: listing ? `agent '${task.agent}' is not deployed for this tenant (POST /v1/agents/deploy)` : `unknown agent '${task.agent}'` });
+  const manifest = deployment ? manifestOf(deployment) : listing ? findManifestBySlug(listing.slug) : undefined;
+  const taskType = manifest?.task_types.find((candidate) => candidate.task_type === task.task_type);
+  if (manifest && !taskType) problems.push({ path: 'body.task.task_type', message: `must be one of: ${manifest.task_types.map((candidate) => candidate.task_type).join(', ')}` });
   for (const [field, pointer] of Object.entries(task.input_mapping ?? {})) {
     const problem = pointerProblem(pointer);
     if (problem) problems.push({ path: `body.task.input_mapping.${field}`, message: problem });
@@ -69,5 +74,5 @@ export async function validatedTrigger(tenantId: string, source: TriggerSource, 
     problems.push(...validateAgainstSchema(taskType.input_schema, task.input).map((violation) => ({ path: `body.task.${violation.path}`, message: violation.message })));
   }
   if (problems.length > 0) throw new InvalidRequestError('The trigger is not valid.', problems);
-  return { source: checkedSource, task: { ...task, agent: listing!.slug } };
+  return { source: checkedSource, task: { ...task, agent: deployment!.agent_slug } };
 }

@@ -158,6 +158,30 @@ describe('the worker protocol of custom agents, over HTTP on the local runtime',
     expect((await worker('POST', `/tasks/${task.task_id}/complete`, { lease_id: again.body.lease_id })).status).toBe(200);
   });
 
+  it('takes triggers like any agent: a schedule queues a task for the workers, and its own artifact type starts another', async () => {
+    await drain();
+    const scheduled = await admin('POST', '/triggers', { name: 'Nightly invoice', source: { type: 'schedule', cron: '0 2 * * *', timezone: 'UTC' }, task: { agent: 'invoice-checker', task_type: 'invoice.check', input: { invoice_number: 'INV-S', amount: 5 } } });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(201);
+    const onReport = await admin('POST', '/triggers', {
+      name: 'Recheck',
+      source: { type: 'event', artifact_type: 'invoice.check_report', agent: 'invoice-checker' },
+      task: { agent: 'invoice-checker', task_type: 'invoice.check', input_mapping: { invoice_number: '/artifact/data/invoice_number', amount: '/artifact/data/amount' } },
+    });
+    expect(onReport.status, JSON.stringify(onReport.body)).toBe(201);
+
+    const fired = await admin('POST', `/triggers/${scheduled.body.trigger_id}/fire`);
+    expect(fired.body).toMatchObject({ outcome: 'task_created' });
+    const first = await claim();
+    expect(first.body.task).toMatchObject({ task_id: fired.body.task_id, input: { invoice_number: 'INV-S', amount: 5 }, trigger: { type: 'schedule', trigger_id: scheduled.body.trigger_id } });
+    await worker('POST', `/tasks/${fired.body.task_id}/artifacts`, { lease_id: first.body.lease_id, type: 'invoice.check_report', data: { invoice_number: 'INV-E', amount: 7 } });
+    await worker('POST', `/tasks/${fired.body.task_id}/complete`, { lease_id: first.body.lease_id });
+
+    const second = await claim({ wait_seconds: 10 });
+    expect(second.body.task).toMatchObject({ input: { invoice_number: 'INV-E', amount: 7 }, trigger: { type: 'event', trigger_id: onReport.body.trigger_id, source_task_id: fired.body.task_id } });
+    await worker('POST', `/tasks/${second.body.task.task_id}/complete`, { lease_id: second.body.lease_id });
+    for (const trigger of [scheduled.body, onReport.body]) expect((await admin('DELETE', `/triggers/${trigger.trigger_id}`)).status).toBe(204);
+  });
+
   it('refuses an agent key everywhere else, and other keys the protocol', async () => {
     for (const [method, path] of [['GET', '/tasks'], ['GET', '/agents'], ['POST', '/tasks'], ['GET', '/events'], ['GET', '/me']] as const) {
       const answer = await worker(method, path, method === 'POST' ? {} : undefined);
@@ -165,5 +189,9 @@ describe('the worker protocol of custom agents, over HTTP on the local runtime',
     }
     const byAdmin = await admin('POST', '/agents/invoice-checker/claims', { wait_seconds: 0 });
     expect(byAdmin.status).toBe(403);
+    // Sessions are the built-in agents': a claim carries no transcript.
+    const session = await admin('POST', '/sessions', { agent: 'invoice-checker' });
+    expect(session.status).toBe(400);
+    expect(session.body.detail).toContain('custom agent');
   });
 });
