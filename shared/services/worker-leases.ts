@@ -49,19 +49,23 @@ export function leaseLost(task: Task, leaseId: string): ConflictError {
   return new ConflictError('lease_lost', `Lease '${leaseId}' no longer holds task ${task.task_id}: ${why}. Stop working on it.`);
 }
 
+/** Attempts of a write that other writes of the same lease keep beating (a worker's calls at once). */
+const WRITE_ATTEMPTS = 8;
+
 /**
  * Runs a worker's write that advances the task's step, re-reading the task when another write of
  * the same lease moved the step first (a worker's parallel calls), until it holds or the lease is
  * gone. `write` gets the task as read now and answers whether its conditional write held.
  */
 export async function withLeasedTask<T>(caller: Caller, taskId: string, leaseId: string, write: (task: Task) => Promise<T | undefined>): Promise<T> {
-  for (let attempt = 0; attempt < 8; attempt++) {
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const task = await leasedTask(caller, taskId, leaseId);
     const done = await write(task);
     if (done !== undefined) return done;
   }
-  throw new ConflictError('task_busy', `Task ${taskId} changed under ${8} attempts of this write; retry it.`);
+  throw new ConflictError('task_busy', `Other writes of this lease kept changing task ${taskId} (${WRITE_ATTEMPTS} attempts); send the request again.`);
 }
+
 
 /**
  * A worker's slot of the tenant's cap is held in the lease's name, not the task's: of two claims
