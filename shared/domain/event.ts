@@ -14,6 +14,12 @@ export const EVENT_TYPES = [
   'session.message',
   'session.closed',
   'tool_call.executed',
+  // A scan's life: a CI pipeline learns that its scan ended from the stream or a webhook.
+  'scan.created',
+  'scan.started',
+  'scan.completed',
+  'scan.failed',
+  'scan.cancelled',
   // Administrative changes, each with `data.principal`: the tenant's audit log.
   'api_key.created',
   'api_key.revoked',

@@ -1,5 +1,6 @@
 import { scanRepository } from '#shared/adapters/dynamodb/scan-repository';
 import { dispatchDetectorRun } from '#shared/adapters/sqs/scan-dispatcher';
+import { scanEvent } from '#shared/scans/scan-events';
 import { systemClock } from '#shared/domain/clock';
 import { newId } from '#shared/domain/ids';
 import type { DetectorName } from '#shared/scans/model';
@@ -43,7 +44,7 @@ export async function createScan(
     created_at: now.toISOString(),
     estimated_duration_seconds: await estimateDuration(tenantId, project, detectors),
   };
-  await scanRepository.createScan(scan);
+  await scanRepository.createScan(scan, scanEvent('scan.created', scan, { detectors, target: scan.target, ...(scan.environment ? { environment: scan.environment } : {}), metadata: scan.metadata }, systemClock));
   addLogContext({ scan_id: scan.scan_id });
   recordMetric('scansCreated', 1);
   // The scan is durable before its detectors are queued; a lost dispatch is re-sent from the

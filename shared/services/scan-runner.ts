@@ -7,6 +7,7 @@ import { findingIdOf, fingerprintOf } from '#shared/scans/fingerprint';
 import type { Finding, Occurrence } from '#shared/scans/finding';
 import type { DetectorName } from '#shared/scans/model';
 import { assessRisk } from '#shared/scans/risk';
+import { scanEvent, scanSummary } from '#shared/scans/scan-events';
 import { finalStatus, isFinished, type Scan } from '#shared/scans/scan';
 import { allowLoopbackTargets } from '#shared/services/scans';
 import { logger } from '#shared/observability/logger';
@@ -20,7 +21,7 @@ export async function runDetector(tenantId: string, scanId: string, detectorName
   const scan = await scanRepository.getScan(tenantId, scanId);
   if (!scan || isFinished(scan.status) || !scan.detectors.includes(detectorName)) return;
   const now = systemClock.now();
-  if (!(await scanRepository.startRun(scan, detectorName, now.toISOString()))) {
+  if (!(await scanRepository.startRun(scan, detectorName, now.toISOString(), scanEvent('scan.started', scan, { detectors: scan.detectors }, systemClock)))) {
     const current = await scanRepository.getScan(tenantId, scanId);
     if (current?.status === 'running' && finalStatus(current.runs)) await finishScan(current);
     return;
@@ -100,14 +101,22 @@ async function finishScan(scan: Scan): Promise<void> {
   }
   const risk = assessRisk(occurrences);
   const completedAt = systemClock.now();
-  const finished = await scanRepository.completeScan(scan, {
+  const fields = {
     status,
     completed_at: completedAt.toISOString(),
     duration_seconds: Math.max(0, Math.round((completedAt.getTime() - Date.parse(scan.created_at)) / 1000)),
     risk_score: risk.risk_score,
     risk_level: risk.risk_level,
     rule_counts: ruleCounts,
-  });
+  };
+  const failedRuns = scan.detectors.filter((name) => scan.runs[name]?.status === 'failed');
+  const event = scanEvent(
+    status === 'completed' ? 'scan.completed' : 'scan.failed',
+    scan,
+    { status, risk_score: risk.risk_score, risk_level: risk.risk_level, summary: scanSummary(scan), duration_seconds: fields.duration_seconds, ...(failedRuns.length ? { failed_detectors: failedRuns } : {}), metadata: scan.metadata },
+    systemClock,
+  );
+  const finished = await scanRepository.completeScan(scan, fields, event);
   if (!finished) return;
   // Counted by the one caller whose conditional write ended the scan.
   recordMetric(status === 'completed' ? 'scansCompleted' : 'scansFailed', 1);

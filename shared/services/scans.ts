@@ -4,6 +4,7 @@ import { systemClock } from '#shared/domain/clock';
 import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
 import type { DetectorName } from '#shared/scans/model';
+import { scanEvent } from '#shared/scans/scan-events';
 import { DEFAULT_CRAWL, assertCancellable, type CrawlLimits, type Project, type Scan, type ScanStatus } from '#shared/scans/scan';
 
 /** Scan targets on loopback are allowed only where the deployment says so (the local runtime). */
@@ -75,6 +76,6 @@ export async function listScans(tenantId: string, projectId: string, query: { li
 export async function cancelScan(tenantId: string, scanId: string): Promise<Scan> {
   const scan = await getScan(tenantId, scanId);
   assertCancellable(scan);
-  return scanRepository.cancelScan(scan, systemClock.now().toISOString());
+  return scanRepository.cancelScan(scan, scanEvent('scan.cancelled', scan, {}, systemClock));
 }
 

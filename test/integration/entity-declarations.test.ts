@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { scanEvent } from '#shared/scans/scan-events';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { approvalRepository } from '#shared/adapters/dynamodb/approval-repository';
@@ -77,10 +78,11 @@ describe('the items the repositories write agree with their entity declarations'
     await approvalFlow(tenant, 'denied');
     // Scans pending and cancelled, and a project.
     await scanRepository.createProject({ project_id: newId('prj'), tenant_id: tenant, name: 'Site', target: 'https://example.com/', default_detectors: ['security'], crawl: DEFAULT_CRAWL, created_at: new Date().toISOString(), updated_at: new Date().toISOString() });
-    await scanRepository.createScan(newScan(tenant));
+    const pending = newScan(tenant);
+    await scanRepository.createScan(pending, scanEvent('scan.created', pending, {}, systemClock));
     const cancelled = newScan(tenant);
-    await scanRepository.createScan(cancelled);
-    await scanRepository.cancelScan(cancelled, new Date().toISOString());
+    await scanRepository.createScan(cancelled, scanEvent('scan.created', cancelled, {}, systemClock));
+    await scanRepository.cancelScan(cancelled, scanEvent('scan.cancelled', cancelled, {}, systemClock));
 
     const items = await everyItem();
     const byName = new Map<string, (typeof ENTITIES)[number]>(ENTITIES.map((entity) => [entity.entity, entity]));

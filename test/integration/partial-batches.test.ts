@@ -1,4 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { scanEvent } from '#shared/scans/scan-events';
+import { systemClock } from '#shared/domain/clock';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { artifactItem, artifactRepository } from '#shared/adapters/dynamodb/artifact-repository';
 import { documentClient, replaceDocumentClient, tableName } from '#shared/adapters/dynamodb/client';
@@ -34,7 +36,7 @@ async function scanWithFindings(tenant: string, count: number): Promise<Scan> {
     scan_id: newId('scn'), tenant_id: tenant, project_id: newId('prj'), status: 'completed', detectors: ['security'], detector_options: {},
     target: 'https://example.com/', crawl: DEFAULT_CRAWL, metadata: {}, runs: {}, created_at: now, estimated_duration_seconds: 5,
   };
-  await scanRepository.createScan(scan);
+  await scanRepository.createScan(scan, scanEvent('scan.created', scan, {}, systemClock));
   const occurrences: Occurrence[] = Array.from({ length: count }, (_, index) => ({
     detector: 'security', rule_id: `security.rule-${index}`, severity: 'low', title: `Rule ${index}`, description: 'd', location: { type: 'url', url: `https://example.com/${index}` },
     remediation: 'r', references: [], cvss_score: 0, finding_id: `fnd_${String(index).padStart(4, '0')}`, scan_id: scan.scan_id, fingerprint: `fp${index}`,

@@ -1,4 +1,5 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { scanEvent } from '#shared/scans/scan-events';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Provisioned } from '#lib/local/provision';
 import { approvalRepository } from '#shared/adapters/dynamodb/approval-repository';
@@ -169,7 +170,7 @@ describe('stuck-work sweeper on DynamoDB Local and the SQS emulator', () => {
     const project = await createProject(tenant, { name: 'Site', target: site.url, crawl: { max_pages: 2, timeout_seconds: 2 } });
     const scan = await createScan(tenant, project.project_id, { detectors: ['security'] });
     await drain('scan-detectors');
-    expect(await scanRepository.startRun(scan, 'security', new Date().toISOString())).toBe(true);
+    expect(await scanRepository.startRun(scan, 'security', new Date().toISOString(), scanEvent('scan.started', scan, {}, systemClock))).toBe(true);
 
     const early = await sweepStuckWork({ policy, clock: inFuture(300) });
     expect(early.detectorRunsRedriven).toBe(0);

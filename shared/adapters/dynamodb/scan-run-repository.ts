@@ -9,6 +9,8 @@ import { GSI1, GSI3 } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import { transactWrite, type TransactItem } from '#shared/adapters/dynamodb/transact-write';
 import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
+import { eventPut } from '#shared/adapters/dynamodb/event-item';
+import type { ServiceEvent } from '#shared/domain/event';
 import { ConflictError } from '#shared/domain/errors';
 import type { DetectorName } from '#shared/scans/model';
 import type { DetectorRun, Scan, ScanStatus } from '#shared/scans/scan';
@@ -17,9 +19,10 @@ type Item = Record<string, NativeAttributeValue>;
 
 /** Scans with their detector runs: one item per scan, in the active-scan index while pending or running. */
 export const scanRunRepository = {
-  /** Creates the scan and counts it in its tenant's usage, in one transaction. */
-  async createScan(scan: Scan): Promise<void> {
+  /** Creates the scan, counts it in its tenant's usage and records `scan.created`, in one transaction. */
+  async createScan(scan: Scan, event: ServiceEvent): Promise<void> {
     await transactWrite([
+      await eventPut(event),
       {
         Put: {
           TableName: tableName(),
@@ -59,24 +62,31 @@ export const scanRunRepository = {
     return { scans, nextCursor: encodeCursor(scope, startKey) };
   },
 
-  /** Marks a detector run as started (and the scan running); false when the scan ended or the run already ended. */
-  async startRun(scan: Scan, detector: DetectorName, now: string): Promise<boolean> {
-    try {
-      await documentClient().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.scan(scan.tenant_id, scan.scan_id),
-          UpdateExpression: 'SET #status = :running, runs.#d.#rs = :running, runs.#d.started_at = :now, started_at = if_not_exists(started_at, :now)',
-          ConditionExpression: '#status IN (:pending, :running) AND NOT (runs.#d.#rs IN (:completed, :failed))',
-          ExpressionAttributeNames: { '#status': 'status', '#d': detector, '#rs': 'status' },
-          ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':completed': 'completed', ':failed': 'failed', ':now': now },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
+  /**
+   * Marks a detector run as started (and the scan running); false when the scan ended or the run
+   * already ended. The first run to start moves the scan from pending, with `scan.started` in the
+   * same transaction; a later one finds it running already.
+   */
+  async startRun(scan: Scan, detector: DetectorName, now: string, started: ServiceEvent): Promise<boolean> {
+    const start = (from: 'pending' | 'running'): TransactItem => ({
+      Update: {
+        TableName: tableName(),
+        Key: keys.scan(scan.tenant_id, scan.scan_id),
+        UpdateExpression: 'SET #status = :running, runs.#d.#rs = :running, runs.#d.started_at = :now, started_at = if_not_exists(started_at, :now)',
+        ConditionExpression: '#status = :from AND NOT (runs.#d.#rs IN (:completed, :failed))',
+        ExpressionAttributeNames: { '#status': 'status', '#d': detector, '#rs': 'status' },
+        ExpressionAttributeValues: { ':running': 'running', ':from': from, ':completed': 'completed', ':failed': 'failed', ':now': now },
+      },
+    });
+    for (const writes of [[start('pending'), await eventPut(started)], [start('running')]]) {
+      try {
+        await transactWrite(writes);
+        return true;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
     }
+    return false;
   },
 
   /**
@@ -104,20 +114,23 @@ export const scanRunRepository = {
     return scanRunRepository.getScan(scan.tenant_id, scan.scan_id);
   },
 
-  /** running → completed/failed, once, with the scan's results; leaves the active-scan index. */
-  async completeScan(scan: Scan, fields: Pick<Scan, 'status' | 'completed_at' | 'duration_seconds' | 'risk_score' | 'risk_level' | 'rule_counts'>): Promise<boolean> {
+  /** running → completed/failed, once, with the scan's results and its event; leaves the active-scan index. */
+  async completeScan(scan: Scan, fields: Pick<Scan, 'status' | 'completed_at' | 'duration_seconds' | 'risk_score' | 'risk_level' | 'rule_counts'>, event: ServiceEvent): Promise<boolean> {
     const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
     try {
-      await documentClient().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.scan(scan.tenant_id, scan.scan_id),
-          UpdateExpression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(', ')} REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
-          ConditionExpression: '#cur = :running',
-          ExpressionAttributeNames: { '#cur': 'status', ...Object.fromEntries(entries.map(([name]) => [`#${name}`, name])) },
-          ExpressionAttributeValues: { ':running': 'running', ...Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])) },
-        }),
-      );
+      await transactWrite([
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.scan(scan.tenant_id, scan.scan_id),
+            UpdateExpression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(', ')} REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
+            ConditionExpression: '#cur = :running',
+            ExpressionAttributeNames: { '#cur': 'status', ...Object.fromEntries(entries.map(([name]) => [`#${name}`, name])) },
+            ExpressionAttributeValues: { ':running': 'running', ...Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])) },
+          },
+        },
+        await eventPut(event),
+      ]);
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -125,20 +138,23 @@ export const scanRunRepository = {
     }
   },
 
-  async cancelScan(scan: Scan, now: string): Promise<Scan> {
+  /** pending or running → cancelled, with `scan.cancelled`; 409 once the scan ended. */
+  async cancelScan(scan: Scan, event: ServiceEvent): Promise<Scan> {
     try {
-      const { Attributes } = await documentClient().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.scan(scan.tenant_id, scan.scan_id),
-          UpdateExpression: `SET #status = :cancelled, completed_at = :now REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
-          ConditionExpression: '#status IN (:pending, :running)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':cancelled': 'cancelled', ':pending': 'pending', ':running': 'running', ':now': now },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return stripKeys<Scan>(Attributes!);
+      await transactWrite([
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.scan(scan.tenant_id, scan.scan_id),
+            UpdateExpression: `SET #status = :cancelled, completed_at = :now REMOVE ${GSI3.partitionKey}, ${GSI3.sortKey}`,
+            ConditionExpression: '#status IN (:pending, :running)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':cancelled': 'cancelled', ':pending': 'pending', ':running': 'running', ':now': event.created_at },
+          },
+        },
+        await eventPut(event),
+      ]);
+      return (await scanRunRepository.getScan(scan.tenant_id, scan.scan_id)) ?? { ...scan, status: 'cancelled', completed_at: event.created_at };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       const current = await scanRunRepository.getScan(scan.tenant_id, scan.scan_id);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanEvent } from '#shared/scans/scan-events';
+import { systemClock } from '#shared/domain/clock';
 import { scanRepository } from '#shared/adapters/dynamodb/scan-repository';
 import { runDetector } from '#shared/services/scan-runner';
 import { createScan } from '#shared/services/scan-creation';
@@ -25,7 +27,7 @@ describe('scan runs on DynamoDB Local', () => {
     const scan = await createScan(tenant, project.project_id, { detectors: ['security', 'ai_readiness'] });
 
     // A worker starts the security run and dies before it ends.
-    expect(await scanRepository.startRun(scan, 'security', new Date().toISOString())).toBe(true);
+    expect(await scanRepository.startRun(scan, 'security', new Date().toISOString(), scanEvent('scan.started', scan, {}, systemClock))).toBe(true);
     const running = renderScan((await scanRepository.getScan(tenant, scan.scan_id))!);
     expect(running).toMatchObject({ status: 'running', detectors: ['security', 'ai_readiness'], progress: { security: 'running', ai_readiness: 'running' }, estimated_duration_seconds: expect.any(Number) });
 
@@ -49,7 +51,7 @@ describe('scan runs on DynamoDB Local', () => {
     const tenant = uniqueTenant();
     const project = await createProject(tenant, { name: 'Site', target: site.url });
     const scan = await createScan(tenant, project.project_id, { detectors: ['security'] });
-    await scanRepository.cancelScan(scan, new Date().toISOString());
+    await scanRepository.cancelScan(scan, scanEvent('scan.cancelled', scan, {}, systemClock));
 
     await runDetector(tenant, scan.scan_id, 'security');
 

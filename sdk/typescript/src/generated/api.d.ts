@@ -6867,7 +6867,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "api_key.created" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed" | "integration.revoked")[];
+                    events: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "scan.created" | "scan.started" | "scan.completed" | "scan.failed" | "scan.cancelled" | "api_key.created" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed" | "integration.revoked")[];
                     secret: string;
                 };
             };
@@ -7128,7 +7128,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "api_key.created" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed" | "integration.revoked")[];
+                    events?: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "scan.created" | "scan.started" | "scan.completed" | "scan.failed" | "scan.cancelled" | "api_key.created" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed" | "integration.revoked")[];
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
                 };
