@@ -75,6 +75,16 @@ test('create a project, run a scan, triage a finding and download the reports', 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('History of accessibility.image-alt');
   await expect(page.getByRole('table')).toContainText('open');
   await expectAccessible(page);
+
+  // The scan's life is in the event log: the Events page's scan group shows its end.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events' }).click();
+  await page.getByLabel('Type').selectOption({ label: 'All scan events' });
+  await page.getByRole('button', { name: 'Show events' }).click();
+  const log = page.getByRole('table');
+  await expect(log.getByText('scan.created', { exact: true }).first()).toBeVisible();
+  await expect(log.getByText('scan.completed', { exact: true }).first()).toBeVisible();
+  await expect(log.getByRole('link', { name: `Scan ${scanId}` }).first()).toBeVisible();
+  await expectAccessible(page);
 });
 
 test('a viewer sees projects and scans but cannot create, run or dismiss', async ({ page, baseURL }) => {

@@ -6,6 +6,7 @@ const GROUPS = [
   { label: 'Audit log (keys, members, settings)', value: AUDIT_TYPES.join(',') },
   { label: 'All task events', value: ALL_EVENT_TYPES.filter((type) => type.startsWith('task.')).join(',') },
   { label: 'All approval events', value: ALL_EVENT_TYPES.filter((type) => type.startsWith('approval.')).join(',') },
+  { label: 'All scan events', value: ALL_EVENT_TYPES.filter((type) => type.startsWith('scan.')).join(',') },
 ];
 
 /**
