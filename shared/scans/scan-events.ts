@@ -1,6 +1,6 @@
 import type { Clock } from '#shared/domain/clock';
 import type { EventType, ServiceEvent } from '#shared/domain/event';
-import { newId } from '#shared/domain/ids';
+import { eventAbout } from '#shared/domain/events';
 import type { SeveritySummary } from '#shared/scans/risk';
 import type { Scan } from '#shared/scans/scan';
 
@@ -10,15 +10,7 @@ import type { Scan } from '#shared/scans/scan';
  * log, the stream and webhooks tell a CI pipeline when a scan ends without polling.
  */
 export function scanEvent(type: EventType, scan: Pick<Scan, 'tenant_id' | 'scan_id' | 'project_id'>, data: Record<string, unknown>, clock: Clock): ServiceEvent {
-  const now = clock.now();
-  return {
-    event_id: newId('evt', now.getTime()),
-    type,
-    created_at: now.toISOString(),
-    tenant_id: scan.tenant_id,
-    scan_id: scan.scan_id,
-    data: { scan_id: scan.scan_id, project_id: scan.project_id, ...data },
-  };
+  return eventAbout(type, { tenant_id: scan.tenant_id, scan_id: scan.scan_id }, { scan_id: scan.scan_id, project_id: scan.project_id, ...data }, clock);
 }
 
 /** The findings of a scan's detector runs by severity, summed over the runs. */

@@ -1,7 +1,7 @@
 import type { Approval } from '#shared/domain/approval';
 import { systemClock } from '#shared/domain/clock';
 import type { EventType, ServiceEvent } from '#shared/domain/event';
-import { newId } from '#shared/domain/ids';
+import { eventAbout } from '#shared/domain/events';
 
 /**
  * The event of one approval's step. Its own module, free of adapters, because the approval gate
@@ -9,15 +9,6 @@ import { newId } from '#shared/domain/ids';
  * each other's clients (scheduler, mailer) into their bundles.
  */
 export function approvalEvent(type: EventType, approval: Approval, data: Record<string, unknown>): ServiceEvent {
-  const now = systemClock.now();
-  return {
-    event_id: newId('evt', now.getTime()),
-    type,
-    created_at: now.toISOString(),
-    tenant_id: approval.tenant_id,
-    task_id: approval.task_id,
-    agent: approval.agent,
-    approval_id: approval.approval_id,
-    data: { approval_id: approval.approval_id, task_id: approval.task_id, ...data },
-  };
+  const subject = { tenant_id: approval.tenant_id, task_id: approval.task_id, agent: approval.agent, approval_id: approval.approval_id };
+  return eventAbout(type, subject, { approval_id: approval.approval_id, task_id: approval.task_id, ...data }, systemClock);
 }

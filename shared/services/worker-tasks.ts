@@ -26,14 +26,14 @@ export interface HeartbeatRequest {
  */
 export async function heartbeat(caller: Caller, taskId: string, request: HeartbeatRequest): Promise<{ lease_expires_at: string; cancel_requested: boolean }> {
   const current = await workerTask(caller, taskId);
-  if (current.status === 'cancelled' && current.lease_id === request.lease_id) return { lease_expires_at: current.completed_at ?? systemClock.now().toISOString(), cancel_requested: true };
+  if (cancelledUnder(current, request.lease_id)) return cancelAnswer(current);
   const task = await leasedTask(caller, taskId, request.lease_id);
   const now = systemClock.now();
   const expiresAt = leaseExpiry(now, request.lease_seconds ?? task.lease_seconds ?? DEFAULT_LEASE_SECONDS);
   const events = request.progress === undefined ? [] : [taskEvent('task.progress', task, { message: request.message ?? '', progress: request.progress }, systemClock)];
   if (!(await workerTaskRepository.heartbeat(task, { leaseId: request.lease_id }, expiresAt, now.toISOString(), events))) {
     const after = await workerTask(caller, taskId);
-    if (after.status === 'cancelled' && after.lease_id === request.lease_id) return { lease_expires_at: after.completed_at ?? now.toISOString(), cancel_requested: true };
+    if (cancelledUnder(after, request.lease_id)) return cancelAnswer(after);
     // Another write of this lease won the race: the lease still holds, and the next heartbeat extends it.
     if (after.status === 'running' && after.lease_id === request.lease_id) return { lease_expires_at: after.lease_expires_at ?? expiresAt, cancel_requested: false };
     throw leaseLost(after, request.lease_id);
@@ -42,6 +42,10 @@ export async function heartbeat(caller: Caller, taskId: string, request: Heartbe
   await takeSlot(task.tenant_id, request.lease_id, taskConcurrency, now.getTime(), Date.parse(expiresAt));
   return { lease_expires_at: expiresAt, cancel_requested: false };
 }
+
+/** A person cancelled the task while this lease held it: the worker's heartbeat learns it (not a 409). */
+const cancelledUnder = (task: Task, leaseId: string) => task.status === 'cancelled' && task.lease_id === leaseId;
+const cancelAnswer = (task: Task) => ({ lease_expires_at: task.completed_at ?? systemClock.now().toISOString(), cancel_requested: true });
 
 /** The worker finished: the task is complete with the artifacts it emitted. */
 export function completeTask(caller: Caller, taskId: string, leaseId: string): Promise<Task> {
