@@ -149,25 +149,28 @@ describe('gatehouse scan end to end, as a CI step', () => {
     }, 60_000);
   });
 
-  describe('exit 0 and 1: the gate, and --new-only on one branch', () => {
+  describe('exit 0 and 1: the gate, and --new-only on a branch and on a pull request into it', () => {
     const sarifFile = () => join(dir, 'reports', 'gatehouse.sarif');
-    // A pull request's run on GitHub Actions; the branch comes from GITHUB_HEAD_REF.
-    const github = { GITHUB_HEAD_REF: 'main', GITHUB_REF: 'refs/pull/7/merge', GITHUB_SHA: 'c0ffee', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: '4242' };
+    // A push to main on GitHub Actions: the branch comes from GITHUB_REF_NAME, and there is no baseline branch.
+    const push = { GITHUB_REF_NAME: 'main', GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 'c0ffee', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: '4242' };
+    // A pull request from feature-x into main: GITHUB_HEAD_REF and GITHUB_BASE_REF.
+    const pullRequest = { ...push, GITHUB_REF_NAME: '8/merge', GITHUB_REF: 'refs/pull/8/merge', GITHUB_HEAD_REF: 'feature-x', GITHUB_BASE_REF: 'main', GITHUB_RUN_ID: '4243' };
     const args = (...extra: string[]) => ['scan', '--project', projectId, '--detectors', 'security', '--fail-on', 'medium', '--new-only', ...extra];
     let first: string;
+    let second: string;
 
     it('fails (1) on the first scan of the branch, where every finding is new, and writes valid SARIF', async () => {
-      const { code, stdout, stderr } = await runCli(args('--sarif', sarifFile()), cliEnv(github));
+      const { code, stdout, stderr } = await runCli(args('--sarif', sarifFile()), cliEnv(push));
 
       expect(code, stderr).toBe(1);
       [first] = await scanIds(projectId);
       expect(stderr).toContain(`Scan ${first} of project ${projectId} started (security; branch main)`);
       expect(stderr).toMatch(/^\[\d+:\d\d\] security: [1-9]\d* findings?, risk \d+\/100/m);
       expect(stderr).toMatch(/^\[\d+:\d\d\] completed: risk \d+\/100/m);
-      expect(stdout).toContain('No earlier completed scan of branch main: every finding counts as new.');
+      expect(stdout).toContain('No earlier completed scan of branch main, and no baseline branch (--baseline-branch): every finding counts as new.');
       expect(stdout).toMatch(/Gate \(medium and above, new findings only\): FAILED, \d+ findings?/);
       expect(stdout).toContain('security.missing-csp');
-      expect((await api('GET', `/scans/${first}`)).body.metadata).toEqual({ branch: 'main', commit: 'c0ffee', pull_request: 7, ci_run_url: 'https://github.com/acme/shop/actions/runs/4242' });
+      expect((await api('GET', `/scans/${first}`)).body.metadata).toEqual({ branch: 'main', commit: 'c0ffee', ci_run_url: 'https://github.com/acme/shop/actions/runs/4242' });
       const log = JSON.parse(readFileSync(sarifFile(), 'utf8'));
       const ajv = new Ajv({ strict: false, allErrors: true });
       addFormats(ajv);
@@ -175,24 +178,40 @@ describe('gatehouse scan end to end, as a CI step', () => {
       expect(log.runs[0].results.length).toBeGreaterThan(0);
     }, 60_000);
 
-    it('passes (0) on the same site again: findings at the threshold, none new', async () => {
-      const { code, stdout, stderr } = await runCli(args('--json'), cliEnv(github));
+    it('passes (0) on the same site again: findings at the threshold, none new since the last scan of the branch', async () => {
+      const { code, stdout, stderr } = await runCli(args('--json'), cliEnv(push));
 
       expect(code, stderr).toBe(0);
       const summary = JSON.parse(stdout);
-      expect(summary).toMatchObject({ status: 'completed', branch: 'main', fail_on: 'medium', new_only: true, baseline_scan_id: first, new: 0, failing: [], passed: true, exit_code: 0 });
+      [second] = await scanIds(projectId);
+      expect(summary).toMatchObject({ status: 'completed', branch: 'main', baseline_branch: null, fail_on: 'medium', new_only: true, baseline_scan_id: first, baseline_reason: 'same_branch', new: 0, failing: [], passed: true, exit_code: 0 });
       expect(summary.at_or_above_threshold).toBeGreaterThan(0);
     }, 60_000);
 
-    it('fails (1) once the site has a new problem at the threshold', async () => {
+    it('fails (1) on a pull request that adds a problem, compared with the last scan of its base branch (GITHUB_BASE_REF)', async () => {
       site.exposeEnv = true;
 
-      const { code, stdout, stderr } = await runCli(args('--json'), cliEnv(github));
+      const { code, stdout, stderr } = await runCli(args(), cliEnv(pullRequest));
+
+      expect(code, stderr).toBe(1);
+      expect(stderr).toContain('(security; branch feature-x; baseline branch main)');
+      expect(stdout).toContain(`New since ${second} (the last completed scan of the baseline branch main, which branch feature-x is compared with): 1`);
+      // What main had already (the missing headers, medium) does not fail the pull request; only what it added does.
+      expect(stdout).toContain('Gate (medium and above, new findings only): FAILED, 1 finding');
+      expect(stdout).toContain('security.exposed-file');
+      expect(stdout).toContain(`${site.url}.env`);
+      const [scanId] = await scanIds(projectId);
+      expect((await api('GET', `/scans/${scanId}`)).body.metadata).toMatchObject({ branch: 'feature-x', baseline_branch: 'main', pull_request: 8 });
+    }, 60_000);
+
+    it("fails (1) again when the pull request's job is run again: its own failed scan completed, but the base branch is what it is compared with", async () => {
+      const { code, stdout, stderr } = await runCli(args('--json'), cliEnv(pullRequest));
 
       expect(code, stderr).toBe(1);
       const summary = JSON.parse(stdout);
-      expect(summary).toMatchObject({ new: 1, passed: false, exit_code: 1 });
+      expect(summary).toMatchObject({ branch: 'feature-x', baseline_branch: 'main', baseline_scan_id: second, baseline_reason: 'baseline_branch', new: 1, passed: false, exit_code: 1 });
       expect(summary.failing).toEqual([expect.objectContaining({ severity: 'high', rule_id: 'security.exposed-file', url: `${site.url}.env` })]);
+      expect(summary.at_or_above_threshold).toBeGreaterThan(1);
     }, 60_000);
 
     it('passes (0) with a threshold above every finding, and with --fail-on none', async () => {

@@ -11,6 +11,8 @@ export interface ScanOptions {
   newOnly: boolean;
   /** From `--branch`; the CI's branch is filled in later, from the environment. */
   branch?: string;
+  /** From `--baseline-branch`; the CI's target branch is filled in later, from the environment. */
+  baselineBranch?: string;
   detectors?: Detector[];
   environment?: string;
   metadata: Record<string, string>;
@@ -32,6 +34,7 @@ const SCAN_FLAGS = {
   sarif: { type: 'string' },
   'new-only': { type: 'boolean', default: false },
   branch: { type: 'string' },
+  'baseline-branch': { type: 'string' },
   detectors: { type: 'string' },
   environment: { type: 'string' },
   metadata: { type: 'string', multiple: true },
@@ -69,7 +72,10 @@ function scanOptions(values: ScanFlags): ScanOptions {
   const timeoutSeconds = Number(values.timeout);
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1) throw new UsageError(`--timeout must be a whole number of seconds, 1 or more; got '${values.timeout}'.`);
   if (values.sarif !== undefined && values.sarif.trim() === '') throw new UsageError('--sarif needs a file name.');
-  if (values.branch !== undefined && (values.branch.trim() === '' || values.branch.length > LIMITS.metadataValue)) throw new UsageError(`--branch must be 1 to ${LIMITS.metadataValue} characters.`);
+  for (const flag of ['branch', 'baseline-branch'] as const) {
+    const value = values[flag];
+    if (value !== undefined && (value.trim() === '' || value.length > LIMITS.metadataValue)) throw new UsageError(`--${flag} must be 1 to ${LIMITS.metadataValue} characters.`);
+  }
   if (values.environment !== undefined && (values.environment === '' || values.environment.length > LIMITS.environment)) throw new UsageError(`--environment must be 1 to ${LIMITS.environment} characters.`);
   return {
     project,
@@ -77,6 +83,7 @@ function scanOptions(values: ScanFlags): ScanOptions {
     sarif: values.sarif,
     newOnly: values['new-only'],
     branch: values.branch?.trim(),
+    baselineBranch: values['baseline-branch']?.trim(),
     detectors: values.detectors === undefined ? undefined : parseDetectors(values.detectors),
     environment: values.environment,
     metadata: parseMetadata(values.metadata ?? []),
@@ -101,7 +108,9 @@ export function parseMetadata(pairs: string[]): Record<string, string> {
     const key = split < 0 ? '' : pair.slice(0, split).trim();
     const value = pair.slice(split + 1);
     if (split < 0 || key === '') throw new UsageError(`--metadata takes key=value; got '${pair}'.`);
+    // The CLI compares by these two, so the metadata must say what it compared.
     if (key === 'branch') throw new UsageError('Set the branch with --branch, not --metadata.');
+    if (key === 'baseline_branch') throw new UsageError('Set the baseline branch with --baseline-branch, not --metadata.');
     if (key.length > LIMITS.metadataKey) throw new UsageError(`--metadata keys are at most ${LIMITS.metadataKey} characters: '${key.slice(0, 20)}…'.`);
     if (value.length > LIMITS.metadataValue) throw new UsageError(`--metadata values are at most ${LIMITS.metadataValue} characters (key '${key}').`);
     metadata[key] = value;

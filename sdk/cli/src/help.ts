@@ -43,11 +43,19 @@ Options:
   --fail-on <severity>    critical, high, medium, low, info or none (default high)
   --sarif <file>          write the scan's SARIF 2.1.0 log there (folders made),
                           also when the gate fails
-  --new-only              fail only on findings the last completed scan of the
-                          same branch did not have (every finding is new when
-                          the branch has no earlier scan)
+  --new-only              fail only on findings the scan compared with did not
+                          have: with a baseline branch (a pull request), the
+                          last completed scan of the baseline branch, or if it
+                          has none, of the same branch; without one (a push),
+                          the last of the same branch; if there is none,
+                          every finding is new
   --branch <name>         the branch, recorded in the scan's metadata; default
                           GITHUB_HEAD_REF, GITHUB_REF_NAME or CI_COMMIT_REF_NAME
+  --baseline-branch <name>
+                          the branch --new-only compares with, e.g. the one a
+                          pull request goes into; recorded in the metadata;
+                          default GITHUB_BASE_REF (GitHub pull requests) or
+                          CI_MERGE_REQUEST_TARGET_BRANCH_NAME (GitLab)
   --detectors <list>      comma-separated: accessibility, security, ai_readiness
                           (default the project's)
   --environment <name>    a label for the scan, up to 64 characters

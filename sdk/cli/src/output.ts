@@ -1,4 +1,4 @@
-import type { Baseline } from './baseline.ts';
+import { comparedBaselineBranch, type Baseline } from './baseline.ts';
 import { ApiError, Interrupted, ScanNotCompleted, UsageError } from './errors.ts';
 import type { GateResult, Threshold } from './gate.ts';
 import type { ProgressEvent } from './poller.ts';
@@ -8,9 +8,11 @@ import { SEVERITIES, type DetectorResult, type Finding, type Scan } from './wire
 export interface ScanReport {
   scan: Scan;
   branch?: string;
+  /** `--baseline-branch`, or the CI's target branch. */
+  baselineBranch?: string;
   failOn: Threshold;
   newOnly: boolean;
-  /** With `--new-only`: the scan compared with, or null when the branch had none. */
+  /** With `--new-only`: the scan compared with, or null when neither the baseline branch nor the branch had one. */
   baseline?: Baseline | null;
   gate: GateResult;
   sarifPath?: string;
@@ -52,19 +54,29 @@ export function summaryText(report: ScanReport): string {
   const lines = [`Scan ${scan.scan_id} ${scan.status} in ${scan.duration_seconds ?? '?'} s: risk ${scan.risk_score ?? 0}/100 (${scan.risk_level ?? 'low'})`];
   const counts = SEVERITIES.map((severity) => `${gate.open[severity]} ${severity}`).join(', ');
   lines.push(`Open findings: ${counts}${gate.dismissed ? ` (${gate.dismissed} dismissed, not counted)` : ''}`);
-  if (report.newOnly) {
-    lines.push(
-      report.baseline
-        ? `New since ${report.baseline.scan.scan_id} (the last completed scan of ${report.branch}): ${gate.newFindings?.length ?? 0}`
-        : `No earlier completed scan of branch ${report.branch}: every finding counts as new.`,
-    );
-  }
+  if (report.newOnly) lines.push(...comparisonLines(report));
   lines.push(gateLine(report));
   for (const finding of gate.failing.slice(0, LISTED)) lines.push(`  ${findingLine(finding)}`);
   if (gate.failing.length > LISTED) lines.push(`  ... and ${gate.failing.length - LISTED} more`);
   if (report.sarifPath) lines.push(`SARIF: ${report.sarifPath}`);
   lines.push(report.dashboardUrl ? `Scan: ${scanLink(report.dashboardUrl, scan.scan_id)}` : `Scan id: ${scan.scan_id}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Which scan `--new-only` compared with (its id and branch), and why that one. */
+function comparisonLines({ baseline, branch, baselineBranch: given, gate }: ScanReport): string[] {
+  const count = gate.newFindings?.length ?? 0;
+  const baselineBranch = comparedBaselineBranch({ branch, baselineBranch: given });
+  if (baseline?.reason === 'baseline_branch') return [`New since ${baseline.scan.scan_id} (the last completed scan of the baseline branch ${baseline.branch}, which branch ${branch} is compared with): ${count}`];
+  if (baseline && baselineBranch === undefined) return [`New since ${baseline.scan.scan_id} (the last completed scan of this branch, ${branch}; there is no baseline branch): ${count}`];
+  if (baseline) {
+    return [
+      `New since ${baseline.scan.scan_id} (the last completed scan of this branch, ${branch}: the baseline branch ${baselineBranch} has no completed scan before this one): ${count}`,
+      `Note: a finding an earlier scan of ${branch} already had does not count as new, though ${baselineBranch} may not have it; scan ${baselineBranch} too (on push) so that ${branch} is compared with it.`,
+    ];
+  }
+  if (baselineBranch === undefined) return [`No earlier completed scan of branch ${branch}${given === undefined ? ', and no baseline branch (--baseline-branch)' : ''}: every finding counts as new.`];
+  return [`No earlier completed scan of the baseline branch ${baselineBranch} or of branch ${branch}: every finding counts as new.`];
 }
 
 function gateLine({ failOn, newOnly, gate }: ScanReport): string {
@@ -97,12 +109,15 @@ export function summaryJson(report: ScanReport, exitCode: number): string {
     risk_score: scan.risk_score ?? null,
     risk_level: scan.risk_level ?? null,
     branch: report.branch ?? null,
+    baseline_branch: report.baselineBranch ?? null,
     fail_on: report.failOn,
     new_only: report.newOnly,
     open: gate.open,
     dismissed: gate.dismissed,
     at_or_above_threshold: gate.atThreshold.length,
     baseline_scan_id: report.baseline?.scan.scan_id ?? null,
+    // Why that scan: `same_branch`, `baseline_branch`, or `none` (every finding is new); null without --new-only.
+    baseline_reason: report.newOnly ? (report.baseline?.reason ?? 'none') : null,
     new: gate.newFindings?.length ?? null,
     failing: gate.failing.map((finding) => ({ id: finding.id, severity: finding.severity, rule_id: finding.rule_id, title: finding.title, url: finding.location?.url ?? null })),
     failed_detectors: failedDetectors,

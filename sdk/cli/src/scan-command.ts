@@ -44,23 +44,25 @@ export async function runScan(options: ScanOptions, context: ScanContext): Promi
   const startedAt = Date.now();
   const log = (lines: string[]) => lines.forEach((line) => context.stderr(`${line}\n`));
   const branch = options.branch ?? context.ci.branch;
+  const baselineBranch = options.baselineBranch ?? context.ci.baseline_branch;
   if (options.newOnly && !branch) throw new UsageError('--new-only compares with the last scan of the branch: pass --branch, or run it in GitHub Actions or GitLab CI.');
   const api = new ScansApi(
     new HttpClient({ baseUrl: context.connection.apiUrl, apiKey: context.connection.apiKey, retry: context.timing.retry, attemptTimeoutMs: context.timing.attemptTimeoutMs, userAgent: context.userAgent }),
     context.signal,
   );
 
-  const created = await api.createScan(options.project, scanBody(options, context.ci, branch));
-  log([`Scan ${created.scan_id} of project ${created.project_id} started (${created.detectors.join(', ')}${branch ? `; branch ${branch}` : ''}); about ${created.estimated_duration_seconds} s`]);
+  const created = await api.createScan(options.project, scanBody(options, context.ci, { branch, baselineBranch }));
+  const branches = [branch && `branch ${branch}`, baselineBranch && `baseline branch ${baselineBranch}`].filter(Boolean);
+  log([`Scan ${created.scan_id} of project ${created.project_id} started (${[created.detectors.join(', '), ...branches].join('; ')}); about ${created.estimated_duration_seconds} s`]);
   const scan = await untilEnded(api, created.scan_id, options.timeoutSeconds, context, startedAt, log);
   if (scan.status !== 'completed') throw new ScanNotCompleted(scan.scan_id, scan.status === 'cancelled' ? 'cancelled' : 'failed', whyNotCompleted(scan));
 
   const findings = await api.findings(scan.scan_id);
-  const baseline = options.newOnly ? ((await findBaseline(api, scan.project_id, branch as string, scan.scan_id)) ?? null) : undefined;
+  const baseline = options.newOnly ? ((await findBaseline(api, scan.project_id, { branch: branch as string, baselineBranch }, scan.scan_id)) ?? null) : undefined;
   const gate = evaluateGate({ findings, failOn: options.failOn, baselineIds: baseline === undefined ? undefined : (baseline?.findingIds ?? new Set()) });
   const sarifPath = options.sarif === undefined ? undefined : await writeSarif(options.sarif, await api.sarif(scan.scan_id));
   const exitCode = gate.passed ? EXIT.passed : EXIT.gateFailed;
-  const report: ScanReport = { scan, branch, failOn: options.failOn, newOnly: options.newOnly, baseline, gate, sarifPath, dashboardUrl: context.connection.dashboardUrl };
+  const report: ScanReport = { scan, branch, baselineBranch, failOn: options.failOn, newOnly: options.newOnly, baseline, gate, sarifPath, dashboardUrl: context.connection.dashboardUrl };
   context.stdout(options.json ? summaryJson(report, exitCode) : summaryText(report));
   return exitCode;
 }
@@ -83,11 +85,12 @@ async function untilEnded(api: ScansApi, scanId: string, timeoutSeconds: number,
   }
 }
 
-/** The body of POST /projects/{id}/scans: the flags, and what the CI says about the run. */
-function scanBody(options: ScanOptions, ci: CiContext, branch: string | undefined): CreateScanBody {
-  const { branch: _ciBranch, ...fromCi } = ci;
+/** The body of POST /projects/{id}/scans: the flags, and what the CI says about the run; the branches as resolved from both. */
+function scanBody(options: ScanOptions, ci: CiContext, { branch, baselineBranch }: { branch?: string; baselineBranch?: string }): CreateScanBody {
+  const { branch: _ciBranch, baseline_branch: _ciBaselineBranch, ...fromCi } = ci;
   void _ciBranch;
-  const metadata = { ...fromCi, ...options.metadata, ...(branch ? { branch } : {}) };
+  void _ciBaselineBranch;
+  const metadata = { ...fromCi, ...options.metadata, ...(branch ? { branch } : {}), ...(baselineBranch ? { baseline_branch: baselineBranch } : {}) };
   return {
     ...(options.detectors ? { detectors: options.detectors } : {}),
     ...(options.environment ? { environment: options.environment } : {}),

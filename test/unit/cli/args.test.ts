@@ -21,11 +21,11 @@ const usageError = (argv: string[]) => {
 
 describe('the command line', () => {
   it('has defaults for everything but the project', () => {
-    expect(scan('--project', 'prj_1')).toEqual({ project: 'prj_1', failOn: 'high', sarif: undefined, newOnly: false, branch: undefined, detectors: undefined, environment: undefined, metadata: {}, timeoutSeconds: 900, json: false });
+    expect(scan('--project', 'prj_1')).toEqual({ project: 'prj_1', failOn: 'high', sarif: undefined, newOnly: false, branch: undefined, baselineBranch: undefined, detectors: undefined, environment: undefined, metadata: {}, timeoutSeconds: 900, json: false });
   });
 
   it('reads every flag', () => {
-    const options = scan('--project=prj_1', '--fail-on', 'MEDIUM', '--sarif', 'out/g.sarif', '--new-only', '--branch', 'feature/x', '--detectors', 'security, accessibility,security', '--environment', 'staging', '--metadata', 'team=web', '--metadata', 'url=https://a.example/?q=1', '--timeout', '60', '--json');
+    const options = scan('--project=prj_1', '--fail-on', 'MEDIUM', '--sarif', 'out/g.sarif', '--new-only', '--branch', 'feature/x', '--baseline-branch', ' main ', '--detectors', 'security, accessibility,security', '--environment', 'staging', '--metadata', 'team=web', '--metadata', 'url=https://a.example/?q=1', '--timeout', '60', '--json');
 
     expect(options).toEqual({
       project: 'prj_1',
@@ -33,6 +33,7 @@ describe('the command line', () => {
       sarif: 'out/g.sarif',
       newOnly: true,
       branch: 'feature/x',
+      baselineBranch: 'main',
       detectors: ['security', 'accessibility'],
       environment: 'staging',
       metadata: { team: 'web', url: 'https://a.example/?q=1' },
@@ -45,6 +46,7 @@ describe('the command line', () => {
     expect(parseCommand(['--help'])).toMatchObject({ name: 'help', text: expect.stringContaining('Exit codes:') });
     expect(parseCommand(['-h'])).toMatchObject({ name: 'help' });
     expect(parseCommand(['scan', '--project', 'p', '--help'])).toMatchObject({ name: 'help', text: expect.stringContaining('--fail-on <severity>') });
+    expect(parseCommand(['scan', '--help'])).toMatchObject({ name: 'help', text: expect.stringMatching(/--baseline-branch <name>[\s\S]*GITHUB_BASE_REF[\s\S]*CI_MERGE_REQUEST_TARGET_BRANCH_NAME/) });
     expect(parseCommand(['--version'])).toEqual({ name: 'version' });
   });
 
@@ -73,6 +75,10 @@ describe('the command line', () => {
     [['scan', '--project', 'p', '--metadata', 'novalue'], "--metadata takes key=value; got 'novalue'."],
     [['scan', '--project', 'p', '--metadata', '=v'], "--metadata takes key=value; got '=v'."],
     [['scan', '--project', 'p', '--metadata', 'branch=main'], 'Set the branch with --branch, not --metadata.'],
+    [['scan', '--project', 'p', '--metadata', 'baseline_branch=main'], 'Set the baseline branch with --baseline-branch, not --metadata.'],
+    [['scan', '--project', 'p', '--branch', ' '], '--branch must be 1 to 1024 characters.'],
+    [['scan', '--project', 'p', '--baseline-branch', ''], '--baseline-branch must be 1 to 1024 characters.'],
+    [['scan', '--project', 'p', '--baseline-branch', 'b'.repeat(1025)], '--baseline-branch must be 1 to 1024 characters.'],
     [['scan', '--project', 'p', '--sarif', ''], '--sarif needs a file name.'],
     [['scan', '--project', 'p', '--new-only=yes'], "Option '--new-only' does not take an argument"],
   ])('refuses %j: %s', (argv, message) => {
@@ -90,7 +96,7 @@ describe('the command line', () => {
 
   it('reads any key=value pair back, whatever the value holds', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z_][a-z0-9_]{0,20}$/).filter((key) => key !== 'branch'), fc.string({ maxLength: 200 }), (key, value) => {
+      fc.property(fc.stringMatching(/^[a-z_][a-z0-9_]{0,20}$/).filter((key) => key !== 'branch' && key !== 'baseline_branch'), fc.string({ maxLength: 200 }), (key, value) => {
         expect(parseMetadata([`${key}=${value}`])).toEqual({ [key]: value });
       }),
     );

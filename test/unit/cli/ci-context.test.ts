@@ -6,20 +6,24 @@ import { UsageError } from '../../../sdk/cli/src/errors.ts';
 const GITHUB_RUN = { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: '987', GITHUB_SHA: 'abc123' };
 
 describe('what the CI says about the run', () => {
-  it('takes the head branch of a GitHub pull request, with its number, commit and run', () => {
-    const context = ciContext({ ...GITHUB_RUN, GITHUB_HEAD_REF: 'feature/login', GITHUB_REF_NAME: '42/merge', GITHUB_REF: 'refs/pull/42/merge' });
+  it('takes the head branch of a GitHub pull request, its base branch as the baseline, with its number, commit and run', () => {
+    const context = ciContext({ ...GITHUB_RUN, GITHUB_HEAD_REF: 'feature/login', GITHUB_BASE_REF: 'main', GITHUB_REF_NAME: '42/merge', GITHUB_REF: 'refs/pull/42/merge' });
 
-    expect(context).toEqual({ branch: 'feature/login', commit: 'abc123', pull_request: 42, ci_run_url: 'https://github.com/acme/shop/actions/runs/987' });
+    expect(context).toEqual({ branch: 'feature/login', baseline_branch: 'main', commit: 'abc123', pull_request: 42, ci_run_url: 'https://github.com/acme/shop/actions/runs/987' });
   });
 
-  it('takes GITHUB_REF_NAME on a push, where GITHUB_HEAD_REF is set but empty', () => {
-    expect(ciContext({ ...GITHUB_RUN, GITHUB_HEAD_REF: '', GITHUB_REF_NAME: 'main', GITHUB_REF: 'refs/heads/main' })).toEqual({ branch: 'main', commit: 'abc123', ci_run_url: 'https://github.com/acme/shop/actions/runs/987' });
+  it('takes GITHUB_REF_NAME and no baseline on a push, where GITHUB_HEAD_REF and GITHUB_BASE_REF are set but empty', () => {
+    expect(ciContext({ ...GITHUB_RUN, GITHUB_HEAD_REF: '', GITHUB_BASE_REF: '', GITHUB_REF_NAME: 'main', GITHUB_REF: 'refs/heads/main' })).toEqual({ branch: 'main', commit: 'abc123', ci_run_url: 'https://github.com/acme/shop/actions/runs/987' });
   });
 
-  it('reads GitLab CI', () => {
-    const context = ciContext({ CI_COMMIT_REF_NAME: 'fix-contrast', CI_COMMIT_SHA: 'def456', CI_MERGE_REQUEST_IID: '7', CI_JOB_URL: 'https://gitlab.example/acme/shop/-/jobs/55' });
+  it("reads GitLab CI, a merge request's target branch as the baseline", () => {
+    const context = ciContext({ CI_COMMIT_REF_NAME: 'fix-contrast', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'develop', CI_COMMIT_SHA: 'def456', CI_MERGE_REQUEST_IID: '7', CI_JOB_URL: 'https://gitlab.example/acme/shop/-/jobs/55' });
 
-    expect(context).toEqual({ branch: 'fix-contrast', commit: 'def456', pull_request: 7, ci_run_url: 'https://gitlab.example/acme/shop/-/jobs/55' });
+    expect(context).toEqual({ branch: 'fix-contrast', baseline_branch: 'develop', commit: 'def456', pull_request: 7, ci_run_url: 'https://gitlab.example/acme/shop/-/jobs/55' });
+  });
+
+  it('has no baseline branch in a GitLab branch pipeline', () => {
+    expect(ciContext({ CI_COMMIT_REF_NAME: 'main', CI_COMMIT_SHA: 'def456' })).toEqual({ branch: 'main', commit: 'def456' });
   });
 
   it('says nothing outside CI', () => {

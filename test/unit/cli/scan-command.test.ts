@@ -82,7 +82,7 @@ describe('gatehouse scan, in process, against a fake API', () => {
       const { code, stdout } = await api.cli(['scan', '--project', PROJECT, '--fail-on', 'low', '--new-only', '--branch', 'main']);
 
       expect(code).toBe(0);
-      expect(stdout).toContain(`New since ${earlier} (the last completed scan of main): 0`);
+      expect(stdout).toContain(`New since ${earlier} (the last completed scan of this branch, main; there is no baseline branch): 0`);
       expect(stdout).toContain('Gate (low and above, new findings only): passed (3 at or above low, none new)');
     });
 
@@ -98,14 +98,78 @@ describe('gatehouse scan, in process, against a fake API', () => {
       expect(stdout).not.toContain('Problem fnd_high');
     });
 
-    it('counts every finding as new when the branch has no earlier scan, and says so', async () => {
+    it('counts every finding as new when the branch has no earlier scan and there is no baseline branch, and says so', async () => {
       api.fake.addCompletedScan('feature', SOME);
       api.fake.plan = { findings: SOME, outcome: 'completed', runningReads: 0 };
 
       const { code, stdout } = await api.cli(['scan', '--project', PROJECT, '--fail-on', 'high', '--new-only'], { env: api.env({ GITHUB_HEAD_REF: 'main' }) });
 
       expect(code).toBe(1);
-      expect(stdout).toContain('No earlier completed scan of branch main: every finding counts as new.');
+      expect(stdout).toContain('No earlier completed scan of branch main, and no baseline branch (--baseline-branch): every finding counts as new.');
+    });
+
+    it("passes (0) on a pull request's first scan when the last scan of its base branch (GITHUB_BASE_REF) had every finding", async () => {
+      const onMain = api.fake.addCompletedScan('main', SOME);
+      api.fake.addCompletedScan('feature-y', []);
+      api.fake.plan = { findings: SOME, outcome: 'completed', runningReads: 0 };
+
+      const { code, stdout, stderr } = await api.cli(['scan', '--project', PROJECT, '--fail-on', 'low', '--new-only'], { env: api.env({ GITHUB_HEAD_REF: 'feature-x', GITHUB_BASE_REF: 'main' }) });
+
+      expect(code).toBe(0);
+      expect(stderr).toContain(`Scan ${api.fake.created()[0].scan_id} of project ${PROJECT} started (accessibility, security; branch feature-x; baseline branch main)`);
+      expect(stdout).toContain(`New since ${onMain} (the last completed scan of the baseline branch main, which branch feature-x is compared with): 0`);
+      expect(stdout).toContain('Gate (low and above, new findings only): passed (3 at or above low, none new)');
+    });
+
+    it('fails (1) on what the pull request added since the last scan of the baseline branch, --baseline-branch before the CI', async () => {
+      const onDevelop = api.fake.addCompletedScan('develop', SOME);
+      api.fake.addCompletedScan('main', []);
+      api.fake.plan = { findings: [...SOME, { id: 'fnd_new', severity: 'medium' }], outcome: 'completed', runningReads: 0 };
+
+      const { code, stdout } = await api.cli(['scan', '--project', PROJECT, '--fail-on', 'medium', '--new-only', '--baseline-branch', 'develop', '--json'], { env: api.env({ GITHUB_HEAD_REF: 'feature-x', GITHUB_BASE_REF: 'main' }) });
+
+      expect(code).toBe(1);
+      expect(JSON.parse(stdout)).toMatchObject({ branch: 'feature-x', baseline_branch: 'develop', baseline_scan_id: onDevelop, baseline_reason: 'baseline_branch', new: 1, failing: [{ id: 'fnd_new' }] });
+      expect(api.fake.sent('createScan')[0].body?.metadata).toEqual({ branch: 'feature-x', baseline_branch: 'develop' });
+    });
+
+    it('fails (1) again when a pull request is run again: it compares with the baseline branch, not with its own newer scan that had the problem', async () => {
+      const onMain = api.fake.addCompletedScan('main', SOME);
+      api.fake.addCompletedScan('feature-x', [...SOME, { id: 'fnd_new', severity: 'medium' }]);
+      api.fake.plan = { findings: [...SOME, { id: 'fnd_new', severity: 'medium' }], outcome: 'completed', runningReads: 0 };
+
+      const { code, stdout } = await api.cli(['scan', '--project', PROJECT, '--fail-on', 'medium', '--new-only', '--branch', 'feature-x', '--baseline-branch', 'main', '--json']);
+
+      expect(code).toBe(1);
+      expect(JSON.parse(stdout)).toMatchObject({ baseline_branch: 'main', baseline_scan_id: onMain, baseline_reason: 'baseline_branch', new: 1, failing: [{ id: 'fnd_new' }] });
+    });
+
+    it('falls back to the last scan of the same branch when the baseline branch has none, and says that what that scan had is not new', async () => {
+      const own = api.fake.addCompletedScan('feature-x', [...SOME, { id: 'fnd_new', severity: 'medium' }]);
+      api.fake.plan = { findings: [...SOME, { id: 'fnd_new', severity: 'medium' }], outcome: 'completed', runningReads: 0 };
+
+      const text = await api.cli(['scan', '--project', PROJECT, '--fail-on', 'medium', '--new-only', '--branch', 'feature-x', '--baseline-branch', 'main']);
+      const json = await api.cli(['scan', '--project', PROJECT, '--fail-on', 'medium', '--new-only', '--branch', 'feature-x', '--baseline-branch', 'main', '--json']);
+
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain(`New since ${own} (the last completed scan of this branch, feature-x: the baseline branch main has no completed scan before this one): 0`);
+      expect(text.stdout).toContain('Note: a finding an earlier scan of feature-x already had does not count as new, though main may not have it; scan main too (on push) so that feature-x is compared with it.');
+      expect(json.code).toBe(0);
+      // The text run's scan is now the branch's last.
+      expect(JSON.parse(json.stdout)).toMatchObject({ branch: 'feature-x', baseline_branch: 'main', baseline_scan_id: api.fake.created()[0].scan_id, baseline_reason: 'same_branch', new: 0 });
+    });
+
+    it('counts every finding as new when neither branch has an earlier scan, and says which it looked for', async () => {
+      api.fake.addCompletedScan('feature-y', SOME);
+      api.fake.plan = { findings: SOME, outcome: 'completed', runningReads: 0 };
+
+      const text = await api.cli(['scan', '--project', PROJECT, '--fail-on', 'high', '--new-only', '--branch', 'feature-x', '--baseline-branch', 'main']);
+      const json = await api.cli(['scan', '--project', PROJECT, '--fail-on', 'high', '--new-only', '--branch', 'feature-z', '--baseline-branch', 'main', '--json']);
+
+      expect(text.code).toBe(1);
+      expect(text.stdout).toContain('No earlier completed scan of the baseline branch main or of branch feature-x: every finding counts as new.');
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout)).toMatchObject({ baseline_branch: 'main', baseline_scan_id: null, baseline_reason: 'none', new: 3 });
     });
 
     it('needs a branch (2), and starts nothing without one', async () => {
@@ -118,23 +182,30 @@ describe('gatehouse scan, in process, against a fake API', () => {
   });
 
   describe('what it sends and writes', () => {
-    it("records the branch and the CI run in the scan's metadata, with --metadata, --detectors and --environment", async () => {
-      const env = api.env({ GITHUB_HEAD_REF: 'feature/login', GITHUB_REF: 'refs/pull/42/merge', GITHUB_SHA: 'abc123', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: '987' });
+    it("records the branches and the CI run in the scan's metadata, with --metadata, --detectors and --environment", async () => {
+      const env = api.env({ GITHUB_HEAD_REF: 'feature/login', GITHUB_BASE_REF: 'main', GITHUB_REF: 'refs/pull/42/merge', GITHUB_SHA: 'abc123', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: '987' });
 
       await api.cli(['scan', '--project', PROJECT, '--detectors', 'security', '--environment', 'preview', '--metadata', 'team=web', '--metadata', 'commit=override'], { env });
 
       expect(api.fake.sent('createScan')[0].body).toEqual({
         detectors: ['security'],
         environment: 'preview',
-        metadata: { branch: 'feature/login', commit: 'override', pull_request: 42, ci_run_url: 'https://github.com/acme/shop/actions/runs/987', team: 'web' },
+        metadata: { branch: 'feature/login', baseline_branch: 'main', commit: 'override', pull_request: 42, ci_run_url: 'https://github.com/acme/shop/actions/runs/987', team: 'web' },
       });
     });
 
-    it('prefers --branch to the CI, and sends no metadata when there is none', async () => {
+    it('prefers --branch and --baseline-branch to the CI, and sends no metadata when there is none', async () => {
       await api.cli(['scan', '--project', PROJECT, '--branch', 'release'], { env: api.env({ GITHUB_REF_NAME: 'main' }) });
+      await api.cli(['scan', '--project', PROJECT, '--baseline-branch', 'stable'], { env: api.env({ CI_COMMIT_REF_NAME: 'fix-contrast', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'develop' }) });
+      await api.cli(['scan', '--project', PROJECT], { env: api.env({ CI_COMMIT_REF_NAME: 'fix-contrast', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'develop' }) });
       await api.cli(['scan', '--project', PROJECT]);
 
-      expect(api.fake.sent('createScan').map((request) => request.body)).toEqual([{ metadata: { branch: 'release' } }, {}]);
+      expect(api.fake.sent('createScan').map((request) => request.body)).toEqual([
+        { metadata: { branch: 'release' } },
+        { metadata: { branch: 'fix-contrast', baseline_branch: 'stable' } },
+        { metadata: { branch: 'fix-contrast', baseline_branch: 'develop' } },
+        {},
+      ]);
     });
 
     it('writes the SARIF log, making its folders, also when the gate fails', async () => {
@@ -177,12 +248,14 @@ describe('gatehouse scan, in process, against a fake API', () => {
         risk_score: 27,
         risk_level: 'medium',
         branch: 'main',
+        baseline_branch: null,
         fail_on: 'medium',
         new_only: true,
         open: { critical: 0, high: 1, medium: 1, low: 1, info: 0 },
         dismissed: 1,
         at_or_above_threshold: 2,
         baseline_scan_id: 'scn_000001',
+        baseline_reason: 'same_branch',
         new: 2,
         failing: [{ id: 'fnd_medium', severity: 'medium', rule_id: 'security.rule-fnd_medium', title: 'Problem fnd_medium', url: 'https://shop.example/fnd_medium' }],
         failed_detectors: [],
