@@ -1,6 +1,7 @@
 import { basename, join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { scanDetectorWorker } from '#shared/config/topology';
+import { installedPackages } from '#lib/bundling/companions';
 import { BUNDLE_ENTRY_FILE, FUNCTION_BUNDLING } from '#lib/bundling/esbuild-options';
 import { repositoryRoot } from '#lib/local/handler-loader';
 import type { BenchFunction } from './functions';
@@ -114,7 +115,8 @@ export interface BundleContents {
  */
 export async function bundleContents(functions: readonly BenchFunction[]): Promise<BundleContents[]> {
   const entryPoints = functions.map((fn, index) => ({ in: join(repositoryRoot, fn.handler), out: `fn${index}/index` }));
-  const result = await build({ ...FUNCTION_BUNDLING, absWorkingDir: repositoryRoot, splitting: false, entryNames: '[dir]/[name]', sourcemap: false, write: false, outdir: join(repositoryRoot, '.bundle-contents'), entryPoints });
+  const external = [...new Set(functions.flatMap((fn) => installedPackages(fn.handler)))];
+  const result = await build({ ...FUNCTION_BUNDLING, external, absWorkingDir: repositoryRoot, splitting: false, entryNames: '[dir]/[name]', sourcemap: false, write: false, outdir: join(repositoryRoot, '.bundle-contents'), entryPoints });
   return functions.map((fn, index) => {
     const [, output] = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`fn${index}/index.mjs`)) ?? [];
     if (!output) throw new Error(`esbuild produced no bundle for ${fn.handler}`);

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
-import { writeCompanions } from '#lib/bundling/companions';
+import { installedPackages, writeCompanions } from '#lib/bundling/companions';
 import { BUNDLE_ENTRY_FILE, FUNCTION_BUNDLING, FUNCTION_NODE_OPTIONS } from '#lib/bundling/esbuild-options';
 import { repositoryRoot } from '#lib/local/handler-loader';
 import { HEAVY, packageBytes, splitBundle, unneededPackages } from './bundle-contents';
@@ -41,6 +41,7 @@ async function bundle(outdir: string, entry: { file: string } | { source: string
   mkdirSync(outdir, { recursive: true });
   const result = await build({
     ...FUNCTION_BUNDLING,
+    ...('file' in entry ? { external: installedPackages(entry.file) } : {}),
     absWorkingDir: repositoryRoot,
     outdir,
     ...('file' in entry ? { entryPoints: [join(repositoryRoot, entry.file)] } : { stdin: { contents: entry.source, resolveDir: repositoryRoot, loader: 'ts' as const, sourcefile: 'floor.ts' } }),

@@ -10,7 +10,20 @@ const cursor = /* @__PURE__ */ z.schema(() => z.optional(z.string().check(z.minL
 const limit = (max: number, fallback: number) => z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(max)), fallback);
 const wholeNumber = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max));
 const detectors = /* @__PURE__ */ z.schema(() => z.array(z.enum(DETECTORS)).check(z.minLength(1), z.maxLength(DETECTORS.length)));
-const crawl = /* @__PURE__ */ z.schema(() => z.partial(z.strictObject({ max_pages: wholeNumber(1, 50), timeout_seconds: wholeNumber(1, 30), max_page_bytes: wholeNumber(10_000, 5 * 1024 * 1024) })));
+// robots.txt rule syntax (shared/scans/crawler/crawl-scope.ts); `#` would start a comment there.
+const pathPatterns = () => z.array(z.string().check(z.maxLength(200), z.regex(/^\/[^\s#]*$/, 'must be a path pattern: starting with /, without spaces or #'))).check(z.maxLength(20));
+const crawl = /* @__PURE__ */ z.schema(() =>
+  z.partial(
+    z.strictObject({
+      max_pages: wholeNumber(1, 50),
+      timeout_seconds: wholeNumber(1, 30),
+      max_page_bytes: wholeNumber(10_000, 5 * 1024 * 1024),
+      respect_robots_txt: z.boolean(),
+      include: pathPatterns(),
+      exclude: pathPatterns(),
+    }),
+  ),
+);
 
 export const projectParams = /* @__PURE__ */ z.schema(() => z.object({ project_id: id }));
 export const scanParams = /* @__PURE__ */ z.schema(() => z.object({ scan_id: id }));

@@ -10,10 +10,14 @@ import { join } from 'node:path';
  *   nearest the bundle; so the fonts are copied beside it with a package.json that maps them.
  * "Beside" is the directory of the file the dependency is bundled into: `index.mjs` or one of its
  * chunks, which lib/bundling/esbuild-options.ts puts in the same directory.
+ * - playwright-core (the detector worker's browser driver) cannot be bundled at all: it finds its
+ *   own files through `__dirname`. It stays external and is installed whole in the bundle's
+ *   node_modules, where the ESM bundle's `import` resolves it.
  */
 const COMPANIONS: Readonly<Record<string, (repoRoot: string, outputDir: string) => void>> = {
   'functions/workers/run-detector.ts': (repoRoot, outputDir) => {
     copyFileSync(join(repoRoot, 'node_modules/jsdom/lib/jsdom/living/xhr/xhr-sync-worker.js'), join(outputDir, 'xhr-sync-worker.js'));
+    for (const name of installedPackages('functions/workers/run-detector.ts')) cpSync(join(repoRoot, 'node_modules', name), join(outputDir, 'node_modules', name), { recursive: true });
   },
   'functions/scans/export-scan.ts': (repoRoot, outputDir) => {
     cpSync(join(repoRoot, 'node_modules/pdfkit/js/standard-fonts'), join(outputDir, 'standard-fonts'), { recursive: true });
@@ -23,6 +27,15 @@ const COMPANIONS: Readonly<Record<string, (repoRoot: string, outputDir: string) 
 
 /** The package.json beside the export bundle: pdfkit's own `imports` entry, pointed at the copy. */
 export const PDFKIT_FONT_IMPORTS = { private: true, imports: { '#standard-fonts/*': './standard-fonts/*.cjs' } } as const;
+
+/** Packages left out of a handler's bundle (esbuild `external`) and installed beside it instead. */
+const INSTALLED_PACKAGES: Readonly<Record<string, readonly string[]>> = {
+  'functions/workers/run-detector.ts': ['playwright-core'],
+};
+
+export function installedPackages(handlerFile: string): string[] {
+  return [...(INSTALLED_PACKAGES[handlerFile] ?? [])];
+}
 
 /** Puts a handler's companion files into its bundle's directory (nothing for most handlers). */
 export function writeCompanions(handlerFile: string, repoRoot: string, outputDir: string): void {

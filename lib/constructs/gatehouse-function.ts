@@ -24,7 +24,7 @@ import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
 import type { Schedules } from '#lib/constructs/schedules';
 import { API_LIMITS, limitEnvironment, rateLimitWriteStatement, WORKER_LIMITS } from '#lib/constructs/limit-settings';
-import { writeCompanions } from '#lib/bundling/companions';
+import { installedPackages, writeCompanions } from '#lib/bundling/companions';
 import { BUNDLE_ENTRY_NAME, FUNCTION_BUNDLING, FUNCTION_NODE_OPTIONS } from '#lib/bundling/esbuild-options';
 import { acknowledgeFunctionFindings } from '#lib/nag';
 
@@ -109,7 +109,7 @@ class EsbuildBundling implements ILocalBundling {
   public constructor(public readonly handlerFile: string) {}
 
   public tryBundle(outputDir: string): boolean {
-    buildSync({ ...FUNCTION_BUNDLING, absWorkingDir: REPO_ROOT, entryPoints: [join(REPO_ROOT, this.handlerFile)], outdir: outputDir });
+    buildSync({ ...FUNCTION_BUNDLING, external: installedPackages(this.handlerFile), absWorkingDir: REPO_ROOT, entryPoints: [join(REPO_ROOT, this.handlerFile)], outdir: outputDir });
     writeCompanions(this.handlerFile, REPO_ROOT, outputDir);
     return true;
   }
@@ -146,7 +146,8 @@ export class GatehouseFunction extends LambdaFunction {
       }),
       handler: `${BUNDLE_ENTRY_NAME}.handler`,
       runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
+      // Graviton unless a function needs a binary built for x86_64 (the detector worker's Chromium).
+      architecture: rest.architecture ?? Architecture.ARM_64,
       tracing: Tracing.ACTIVE,
       environment: { NODE_OPTIONS: FUNCTION_NODE_OPTIONS, ...environment },
       role,

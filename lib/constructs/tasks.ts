@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Size } from 'aws-cdk-lib';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import { TASK_QUEUES, TOOL_CALL_QUEUE, SCAN_DETECTOR_QUEUE, RETENTION_QUEUE, WEBHOOK_DELIVERY_QUEUE, allQueues, consumers, toolProxy as toolProxyConsumer, visibilityTimeoutSeconds, type ConsumerDefinition, type QueueDefinition } from '#shared/config/topology';
 import type { TaskPriority } from '#shared/domain/task';
 import { GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
+import { CHROMIUM_ARCHITECTURE, CHROMIUM_ENVIRONMENT, CHROMIUM_EPHEMERAL_MB, chromiumLayer } from '#lib/constructs/chromium-layer';
 
 /**
  * SQS has no message priority, and three event source mappings on one function are polled
@@ -66,11 +67,14 @@ export class Tasks extends Construct {
 
     const maxConcurrency = new Map(priorities.map(([priority, definition]) => [definition.name, MAX_CONCURRENCY[priority]]));
     const definitionsByName = new Map(allQueues.map((definition) => [definition.name, definition]));
+    let browser: ReturnType<typeof chromiumLayer> | undefined;
     const consumer = (definition: ConsumerDefinition): GatehouseFunction => {
+      if (definition.browser) browser ??= chromiumLayer(this, 'ChromiumLayer');
       const fn = new GatehouseFunction(this, consumerConstructId(definition), {
         handlerFile: definition.handler,
         timeout: Duration.seconds(definition.timeoutSeconds),
         memorySize: definition.memoryMb,
+        ...(browser && definition.browser ? { layers: [browser], architecture: CHROMIUM_ARCHITECTURE, ephemeralStorageSize: Size.mebibytes(CHROMIUM_EPHEMERAL_MB), environment: CHROMIUM_ENVIRONMENT } : {}),
       });
       fn.bindData(definition.access, this.resources);
       for (const name of definition.queues) {

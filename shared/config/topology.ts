@@ -49,6 +49,8 @@ export interface ConsumerDefinition {
   batchSize: number;
   timeoutSeconds: number;
   memoryMb: number;
+  /** Renders pages in headless Chromium: the function gets the browser's layer (lib/constructs/chromium-layer.ts). */
+  browser?: boolean;
   /**
    * Batches the local runtime works on at once, when it should not be the runtime's worker
    * concurrency: a consumer whose event source has no maximum concurrency on AWS scales out far
@@ -125,10 +127,11 @@ export const scanDetectorWorker: ConsumerDefinition = {
   handler: 'functions/workers/run-detector.ts',
   queues: [SCAN_DETECTOR_QUEUE.name],
   // One detector run per invocation: a crawl of up to 50 pages at up to 30 s each is bounded by
-  // the crawl budget, and axe-core on a DOM needs memory.
+  // the crawl budget, and the accessibility detector renders each page in Chromium.
   batchSize: 1,
   timeoutSeconds: 300,
   memoryMb: 2048,
+  browser: true,
 };
 
 /**

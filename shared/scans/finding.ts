@@ -37,6 +37,7 @@ export function renderFinding(occurrence: Occurrence | Finding, finding: Finding
     title: occurrence.title,
     description: occurrence.description,
     location: occurrence.location,
+    ...(occurrence.page_count && occurrence.page_count > 1 ? { page_count: occurrence.page_count, other_locations: occurrence.other_locations ?? [] } : {}),
     remediation: occurrence.remediation,
     cvss_score: occurrence.cvss_score,
     ...(occurrence.cvss_vector ? { cvss_vector: occurrence.cvss_vector } : {}),

@@ -2,6 +2,8 @@
  * The scan model shared by the crawler, the detectors, the scan service and the exports.
  * Pure types: no I/O, no AWS.
  */
+import type { PageRenderer } from '#shared/scans/page-renderer';
+
 export const DETECTORS = ['accessibility', 'security', 'ai_readiness'] as const;
 export type DetectorName = (typeof DETECTORS)[number];
 
@@ -39,6 +41,10 @@ export interface DetectedFinding {
   cvss_score: number;
   /** CVSS 3.1 vector, for security findings. */
   cvss_vector?: string;
+  /** How many pages show this very element problem (a template's), when more than one. */
+  page_count?: number;
+  /** The other pages' places, first ones in crawl order (at most MAX_OTHER_LOCATIONS). */
+  other_locations?: FindingLocation[];
 }
 
 /** What exports and docs need to describe a rule (SARIF `rules[]`). */
@@ -85,13 +91,23 @@ export type PageFetcher = (url: string) => Promise<FetchOutcome>;
 export interface CrawlOptions {
   maxPages: number;
   fetchPage: PageFetcher;
+  /** Obey the origin's robots.txt (default true). */
+  respectRobotsTxt?: boolean;
+  /** Path patterns in robots.txt syntax: links are followed when one of these matches (none: all)... */
+  include?: readonly string[];
+  /** ...and none of these does. The target itself is always crawled. */
+  exclude?: readonly string[];
 }
 
 export interface CrawlResult {
-  /** The HTML pages reached from the target (same origin), target first. */
+  /** The HTML pages reached from the target (same origin), target first, each page once. */
   pages: FetchedPage[];
-  /** Why pages could not be fetched (timeouts, off-origin redirects, non-HTML, too large). */
+  /** Why pages could not be fetched (timeouts, off-origin redirects, non-HTML, too large, robots_disallowed). */
   problems: { url: string; reason: string }[];
+  /** Distinct URLs not crawled because they are a page already crawled (another spelling, a redirect to it, its rel=canonical); absent when none. */
+  duplicates?: number;
+  /** Distinct links not followed because of the include/exclude patterns; absent when none. */
+  excluded?: number;
 }
 
 /** Fetches one path of the target's origin (robots.txt, /.env, ...); undefined when unreachable. */
@@ -103,10 +119,25 @@ export interface DetectorInput {
   fetchPath: OriginFetcher;
   /** Detector options from the scan request, e.g. `{ wcag_level: 'AA' }` for accessibility. */
   options: Record<string, unknown>;
+  /** A browser to render pages in, for detectors that say `usesBrowser`. */
+  renderer?: PageRenderer;
+  /** When the run must stop auditing (epoch ms); pages left are reported, not audited. */
+  deadline?: number;
+  /** A page the detector could not audit, and why; kept with the run's crawl problems. */
+  reportProblem?: (problem: PageProblem) => void;
+}
+
+/** A URL the crawl or a detector could not use, and why (`detail` says it in words). */
+export interface PageProblem {
+  url: string;
+  reason: string;
+  detail?: string;
 }
 
 export interface Detector {
   name: DetectorName;
   rules: RuleDescription[];
+  /** Renders pages in a browser: the runner passes one in (`DetectorInput.renderer`). */
+  usesBrowser?: boolean;
   run(input: DetectorInput): Promise<DetectedFinding[]>;
 }

@@ -15,12 +15,26 @@ export interface DetectorRun {
   risk_level?: RiskLevel;
   summary?: SeveritySummary;
   error?: string;
+  /** The first 20 pages this run's crawl could not use, and why. */
+  crawl_problems?: CrawlProblem[];
 }
 
+export interface CrawlProblem {
+  url: string;
+  reason: string;
+}
+
+/** A project's crawl settings, copied into each scan (docs/scans.md, "Which pages are scanned"). */
 export interface CrawlLimits {
   max_pages: number;
   timeout_seconds: number;
   max_page_bytes: number;
+  /** Obey the site's robots.txt; off for a staging site that disallows everything. */
+  respect_robots_txt: boolean;
+  /** Path patterns in robots.txt syntax: links followed when one matches (empty: all)... */
+  include: string[];
+  /** ...and none of these does. */
+  exclude: string[];
 }
 
 export interface Project {
@@ -55,10 +69,14 @@ export interface Scan {
   risk_level?: RiskLevel;
   /** Findings per rule of this scan, for the history of the next one. */
   rule_counts?: Record<string, number>;
-  crawl_problems?: { url: string; reason: string }[];
 }
 
-export const DEFAULT_CRAWL: CrawlLimits = { max_pages: 10, timeout_seconds: 10, max_page_bytes: 2 * 1024 * 1024 };
+export const DEFAULT_CRAWL: CrawlLimits = { max_pages: 10, timeout_seconds: 10, max_page_bytes: 2 * 1024 * 1024, respect_robots_txt: true, include: [], exclude: [] };
+
+/** Stored settings with the defaults of the fields added since they were stored. */
+export function withCrawlDefaults(crawl: Partial<CrawlLimits> | undefined): CrawlLimits {
+  return { ...DEFAULT_CRAWL, ...crawl };
+}
 
 export function isFinished(status: ScanStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
@@ -90,7 +108,7 @@ export function renderScan(scan: Scan) {
       completed_at: scan.completed_at,
       duration_seconds: scan.duration_seconds,
       ...extras,
-      ...(scan.crawl_problems?.length ? { crawl_problems: scan.crawl_problems } : {}),
+      ...crawlProblemsOf(scan),
     };
   }
   return {
@@ -101,6 +119,15 @@ export function renderScan(scan: Scan) {
     ...(scan.completed_at ? { completed_at: scan.completed_at } : {}),
     ...extras,
   };
+}
+
+/**
+ * The pages the scan could not use, and why. Each detector run crawls for itself, with the same
+ * settings, so the first completed run's list speaks for the scan.
+ */
+function crawlProblemsOf(scan: Scan): { crawl_problems?: CrawlProblem[] } {
+  const run = scan.detectors.map((name) => scan.runs[name]).find((candidate) => candidate?.status === 'completed');
+  return run?.crawl_problems?.length ? { crawl_problems: run.crawl_problems } : {};
 }
 
 function renderRun(run: DetectorRun | undefined) {

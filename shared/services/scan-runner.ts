@@ -4,14 +4,25 @@ import { systemClock } from '#shared/domain/clock';
 import { crawl, makeOriginFetcher } from '#shared/scans/crawler/crawl';
 import { detectorNamed } from '#shared/scans/detectors/registry';
 import { findingIdOf, fingerprintOf } from '#shared/scans/fingerprint';
+import { groupByFingerprint } from '#shared/scans/finding-groups';
 import type { Finding, Occurrence } from '#shared/scans/finding';
 import type { DetectorName } from '#shared/scans/model';
 import { assessRisk } from '#shared/scans/risk';
 import { scanEvent, scanSummary } from '#shared/scans/scan-events';
-import { finalStatus, isFinished, type Scan } from '#shared/scans/scan';
+import { finalStatus, isFinished, withCrawlDefaults, type Scan } from '#shared/scans/scan';
 import { allowLoopbackTargets } from '#shared/services/scans';
+import { browserPageRenderer, type BrowserRenderLimits } from '#shared/adapters/browser/page-renderer';
+import { scanDetectorWorker } from '#shared/config/topology';
 import { logger } from '#shared/observability/logger';
 import { recordMetric } from '#shared/observability/metrics';
+
+/** A run's detector stops auditing this long after it started, leaving the function time to record what it found. */
+export const RUN_BUDGET_MS = (scanDetectorWorker.timeoutSeconds - 45) * 1000;
+
+/** A page may take a few request timeouts to render (document, scripts, their data), within bounds. */
+export function renderLimitsFor(requestTimeoutSeconds: number): BrowserRenderLimits {
+  return { pageTimeoutMs: Math.min(60_000, Math.max(15_000, 3 * requestTimeoutSeconds * 1000)), networkIdleMs: 5_000, maxRequestsPerPage: 200, maxBytesPerPage: 20 * 1024 * 1024 };
+}
 
 /**
  * Runs one detector of a scan, idempotently: a redelivered message for a run that already ended
@@ -30,19 +41,37 @@ export async function runDetector(tenantId: string, scanId: string, detectorName
   // The pages this run crawled, counted in the tenant's usage when the run's end is recorded.
   let pages = 0;
   try {
-    const options = httpCrawlOptions({ maxPages: scan.crawl.max_pages, maxBytes: scan.crawl.max_page_bytes, timeoutMs: scan.crawl.timeout_seconds * 1000, allowLoopback: allowLoopbackTargets() });
+    const settings = withCrawlDefaults(scan.crawl);
+    const options = httpCrawlOptions({
+      maxPages: settings.max_pages,
+      maxBytes: settings.max_page_bytes,
+      timeoutMs: settings.timeout_seconds * 1000,
+      allowLoopback: allowLoopbackTargets(),
+      respectRobotsTxt: settings.respect_robots_txt,
+      include: settings.include,
+      exclude: settings.exclude,
+    });
     const crawled = await crawl(scan.target, options);
     pages = crawled.pages.length;
     if (crawled.pages.length === 0) throw new Error(`The target could not be scanned: ${crawled.problems.map((problem) => `${problem.url}: ${problem.reason}`).join('; ') || 'no HTML page'}`);
     const detector = detectorNamed(detectorName);
-    const detected = await detector.run({ target: scan.target, crawl: crawled, fetchPath: makeOriginFetcher(scan.target, options.fetchPage), options: scan.detector_options[detectorName] ?? {} });
-    const byFinding = new Map<string, Occurrence>();
-    for (const finding of detected) {
-      const fingerprint = fingerprintOf(finding);
-      const findingId = findingIdOf(scan.project_id, fingerprint);
-      byFinding.set(findingId, { ...finding, finding_id: findingId, fingerprint, scan_id: scan.scan_id });
+    const renderer = detector.usesBrowser ? browserPageRenderer({ ...renderLimitsFor(settings.timeout_seconds), maxBytes: settings.max_page_bytes, timeoutMs: settings.timeout_seconds * 1000, allowLoopback: allowLoopbackTargets() }) : undefined;
+    let detected;
+    try {
+      detected = await detector.run({
+        target: scan.target,
+        crawl: crawled,
+        fetchPath: makeOriginFetcher(scan.target, options.fetchPage),
+        options: scan.detector_options[detectorName] ?? {},
+        renderer,
+        deadline: now.getTime() + RUN_BUDGET_MS,
+        reportProblem: (problem) => crawled.problems.push(problem),
+      });
+    } finally {
+      await renderer?.close();
     }
-    const occurrences = [...byFinding.values()];
+    const byFinding = groupByFingerprint(detected, fingerprintOf);
+    const occurrences: Occurrence[] = [...byFinding].map(([fingerprint, finding]) => ({ ...finding, finding_id: findingIdOf(scan.project_id, fingerprint), fingerprint, scan_id: scan.scan_id }));
     await scanRepository.putOccurrences(tenantId, occurrences);
     const risk = assessRisk(occurrences);
     run = { status: 'completed' as const, started_at: now.toISOString(), completed_at: systemClock.now().toISOString(), ...risk, ...(crawled.problems.length ? { crawl_problems: crawled.problems.slice(0, 20) } : {}) };

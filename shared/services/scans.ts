@@ -5,7 +5,7 @@ import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
 import type { DetectorName } from '#shared/scans/model';
 import { scanEvent } from '#shared/scans/scan-events';
-import { DEFAULT_CRAWL, assertCancellable, type CrawlLimits, type Project, type Scan, type ScanStatus } from '#shared/scans/scan';
+import { assertCancellable, withCrawlDefaults, type CrawlLimits, type Project, type Scan, type ScanStatus } from '#shared/scans/scan';
 
 /** Scan targets on loopback are allowed only where the deployment says so (the local runtime). */
 export function allowLoopbackTargets(): boolean {
@@ -32,7 +32,7 @@ export async function createProject(tenantId: string, request: { name: string; t
     name: request.name,
     target: validTarget(request.target, 'body.target'),
     default_detectors: request.default_detectors ?? ['accessibility', 'security', 'ai_readiness'],
-    crawl: { ...DEFAULT_CRAWL, ...request.crawl },
+    crawl: withCrawlDefaults(request.crawl),
     created_at: now,
     updated_at: now,
   };
@@ -57,7 +57,7 @@ export async function updateProject(tenantId: string, projectId: string, request
     name: request.name,
     target: request.target === undefined ? undefined : validTarget(request.target, 'body.target'),
     default_detectors: request.default_detectors,
-    crawl: request.crawl ? { ...project.crawl, ...request.crawl } : undefined,
+    crawl: request.crawl ? { ...withCrawlDefaults(project.crawl), ...request.crawl } : undefined,
     updated_at: systemClock.now().toISOString(),
   });
 }

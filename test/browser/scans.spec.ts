@@ -28,11 +28,14 @@ test('create a project, run a scan, triage a finding and download the reports', 
   await dialog.getByLabel('Target URL').fill(site.url);
   await dialog.getByLabel('Pages to crawl at most (1–50)').fill('5');
   await dialog.getByLabel('Seconds to wait per page (1–30)').fill('2');
+  await dialog.getByLabel('Never follow links to these paths').fill('/slow.html\n/*.pdf$');
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Create project' }).click();
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Browser test site');
   await expect(page.getByText('No scans yet')).toBeVisible();
+  await expect(page.getByLabel('Never follow links to these paths')).toHaveValue('/slow.html\n/*.pdf$');
+  await expect(page.getByLabel("Obey the site's robots.txt", { exact: false })).toBeChecked();
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Run scan' }).click();
 

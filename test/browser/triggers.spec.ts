@@ -146,7 +146,8 @@ test('a mail trigger gets its own address, says what it matches, and is not fire
     await expect(page.getByRole('button', { name: 'Fire now' })).toHaveCount(0);
     await expect(page.getByText('No runs yet. They appear here for each mail sent to its address.')).toBeVisible();
     await copy.click();
-    await expect(copy).toHaveText('Copied');
+    // The button's name follows its visible text (WCAG 2.5.3, label in name).
+    await expect(page.getByRole('button', { name: `Copied inbound address ${address}` })).toHaveText('Copied');
     await expectAccessible(page);
 
     await page.goto('/triggers?type=mail');

@@ -68,11 +68,15 @@ describe('function bundle contents', () => {
     expect(esmImports).toEqual([]);
   });
 
-  it('gives assert, whose stand-in has only `ok`, only to importers that call nothing else', () => {
+  it('gives assert, whose stand-in has only `ok` and `equal`, only to importers that call nothing else', () => {
     const importers = new Set(bundles.flatMap(({ imports }) => imports.filter(({ path }) => path === 'lib/bundling/assert-ok.ts' || /^(node:)?assert(\/strict)?$/.test(path)).map(({ from, path }) => `${from} -> ${path}`)));
 
-    // Both call `assert.ok(...)` or `assert(...)` and nothing else; read a new importer before adding it here.
-    expect([...importers].sort()).toEqual(['node_modules/cls-hooked/context.js -> lib/bundling/assert-ok.ts', 'node_modules/https-proxy-agent/dist/index.js -> lib/bundling/assert-ok.ts']);
+    // They call `assert.ok(...)`, `assert(...)` or `assert.equal(...)` and nothing else; read a new importer before adding it here.
+    expect([...importers].sort()).toEqual([
+      'node_modules/cls-hooked/context.js -> lib/bundling/assert-ok.ts',
+      'node_modules/follow-redirects/index.js -> lib/bundling/assert-ok.ts',
+      'node_modules/https-proxy-agent/dist/index.js -> lib/bundling/assert-ok.ts',
+    ]);
   });
 
   it('keeps the manifests’ input schemas out of the routes that only resolve a slug', () => {
@@ -98,6 +102,7 @@ describe('function bundle contents', () => {
     expect(holders('@aws-sdk/client-sesv2')).toEqual([TOOL_PROXY]);
     expect(holders('jsdom')).toEqual(['functions/workers/run-detector.ts']);
     expect(holders('axe-core')).toEqual(['functions/workers/run-detector.ts']);
+    expect(holders('@sparticuz/chromium')).toEqual(['functions/workers/run-detector.ts']);
     expect(holders('@aws-sdk/client-kms')).toEqual([...CONNECTING_ROUTES, 'functions/webhooks/create-webhook.ts', 'functions/webhooks/rotate-webhook-secret.ts', 'functions/workers/deliver-webhook.ts', TOOL_PROXY].sort());
   });
 

@@ -8,12 +8,18 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_ENTRY_FILE, ESM_REQUIRE_BANNER } from '#lib/bundling/esbuild-options';
 import { synthGatehouse } from './synth';
-import { DECLARED_FUNCTION_COUNT, idAtPath, serviceFunctions } from './template-queries';
+import { scanDetectorWorker } from '#shared/config/topology';
+import { consumerId, DECLARED_FUNCTION_COUNT, idAtPath, serviceFunctions, type CfnResource } from './template-queries';
 
 const run = promisify(execFile);
 
 /** Lambda's Node.js runtime provides the `awslambda` global that response streaming uses. */
 const AWSLAMBDA_STUB = 'globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };';
+
+/** Bytes of every file under `dir`: what Lambda counts against its unzipped size limit. */
+function directoryBytes(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((total, entry) => total + (entry.isDirectory() ? directoryBytes(join(dir, entry.name)) : statSync(join(dir, entry.name)).size), 0);
+}
 
 /** The JavaScript files of a bundle's directory: `index.mjs` and its chunks. */
 const codeFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.mjs')).map((name) => join(dir, name));
@@ -73,6 +79,8 @@ describe('function bundles', () => {
   const outdir = mkdtempSync(join(tmpdir(), 'gatehouse-cdk-'));
   let bundles: { id: string; file: string }[];
   let exportBundle: string;
+  let detectorBundle: string;
+  let chromiumLayerDir: string;
 
   // Bundling every function takes seconds, but minutes on a busy machine: a generous bound.
   beforeAll(() => {
@@ -82,6 +90,9 @@ describe('function bundles', () => {
       return { id, file: join(outdir, `asset.${assetHash}`, BUNDLE_ENTRY_FILE) };
     });
     exportBundle = bundles.find(({ id }) => id === idAtPath(template, 'AWS::Lambda::Function', 'Gatehouse/Api/Scans/ExportScan/Resource'))!.file;
+    detectorBundle = bundles.find(({ id }) => id === consumerId(template, scanDetectorWorker))!.file;
+    const [layer] = Object.values(template.findResources('AWS::Lambda::LayerVersion')) as CfnResource[];
+    chromiumLayerDir = join(outdir, `asset.${(layer.Properties.Content.S3Key as string).replace(/\.zip$/, '')}`);
   }, 600_000);
 
   afterAll(() => {
@@ -134,6 +145,20 @@ console.log(loaded);`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(bundles.map(({ file }) => dirname(file))), BUNDLE_ENTRY_FILE]);
 
     expect(Number(stdout.trim())).toBe(chunks.length);
+  });
+
+  it('ships the detector worker with playwright-core installed beside its bundle and Chromium in its layer, within Lambda’s 250 MB', () => {
+    const detectorDir = dirname(detectorBundle);
+    expect(existsSync(join(detectorDir, 'node_modules/playwright-core/package.json'))).toBe(true);
+    // The bundle imports the installed package rather than holding a copy that cannot find its files.
+    expect(readFileSync(detectorBundle, 'utf8')).toMatch(/from\s*"playwright-core"/);
+    expect(readdirSync(join(chromiumLayerDir, 'chromium')).sort()).toEqual(['al2023.tar.br', 'chromium.br', 'fonts.tar.br', 'swiftshader.tar.br']);
+    const functionMb = directoryBytes(detectorDir) / 2 ** 20;
+    const layerMb = directoryBytes(chromiumLayerDir) / 2 ** 20;
+    // Figures (docs/benchmarks.md): ≈ 30 MB of code with playwright-core, ≈ 68 MB of packed browser.
+    expect(functionMb).toBeLessThan(50);
+    expect(layerMb).toBeLessThan(100);
+    expect(functionMb + layerMb).toBeLessThan(250);
   });
 
   it('leaves pdfkit and the S3 client out of what the export loads at init: they are chunks of their own', () => {

@@ -2,7 +2,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Annotations, Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, routes } from '#functions/routes';
-import { TASK_QUEUES, consumers } from '#shared/config/topology';
+import { TASK_QUEUES, consumers, scanDetectorWorker } from '#shared/config/topology';
 import { GatehouseFunction, type AccessDeclaration, type DataResources } from '#lib/constructs/gatehouse-function';
 import { synthGatehouse, synthGatehouseStack } from './synth';
 import { consumerId, DECLARED_FUNCTION_COUNT, declaredFunctions, functionIdFor, getAttTarget, providerFunctionIds, serviceFunctions, type CfnResource } from './template-queries';
@@ -25,11 +25,12 @@ describe('Lambda functions', () => {
     expect(Object.keys(serviceFunctions(template)).sort()).toEqual([...ids].sort());
   });
 
-  it('gives every function our defaults: Node 22 on arm64, X-Ray, ESM handler, source maps', () => {
-    for (const fn of Object.values(serviceFunctions(template))) {
+  it('gives every function our defaults: Node 22 on arm64 (x86_64 where Chromium runs), X-Ray, ESM handler, source maps', () => {
+    const rendering = consumerId(template, scanDetectorWorker);
+    for (const [id, fn] of Object.entries(serviceFunctions(template))) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
-        Architectures: ['arm64'],
+        Architectures: [id === rendering ? 'x86_64' : 'arm64'],
         TracingConfig: { Mode: 'Active' },
         Handler: 'index.handler',
         Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },

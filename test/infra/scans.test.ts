@@ -18,16 +18,30 @@ describe('scans on AWS', () => {
     expect(queue.Properties.RedrivePolicy).toMatchObject({ maxReceiveCount: SCAN_DETECTOR_QUEUE.maxReceiveCount, deadLetterTargetArn: { 'Fn::GetAtt': [queueIdFor(template, `${SCAN_DETECTOR_QUEUE.name}-dlq`), 'Arn'] } });
   });
 
-  it('sizes the detector worker for crawling and axe-core, one detector run per invocation', () => {
+  it('sizes the detector worker for crawling and a browser, one detector run per invocation', () => {
     const id = consumerId(template, scanDetectorWorker);
     const worker = template.toJSON().Resources[id] as CfnResource;
-    expect(worker.Properties).toMatchObject({ Timeout: scanDetectorWorker.timeoutSeconds, MemorySize: scanDetectorWorker.memoryMb, Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+    // x86_64: the architecture of the Chromium build the npm package carries (the one tests run).
+    expect(worker.Properties).toMatchObject({ Timeout: scanDetectorWorker.timeoutSeconds, MemorySize: scanDetectorWorker.memoryMb, Runtime: 'nodejs22.x', Architectures: ['x86_64'], EphemeralStorage: { Size: 1024 } });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: id },
       BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       EventSourceArn: { 'Fn::GetAtt': [queueIdFor(template, SCAN_DETECTOR_QUEUE.name), 'Arn'] },
     });
+  });
+
+  it('gives the detector worker, and only it, headless Chromium as a layer it finds through CHROMIUM_BIN_DIR', () => {
+    // The dashboard's deployment brings CDK's AWS CLI layers; ours is the one with a description.
+    const layers = Object.fromEntries(Object.entries(template.findResources('AWS::Lambda::LayerVersion') as Record<string, CfnResource>).filter(([, layer]) => /Chromium/.test(layer.Properties.Description ?? '')));
+    const [layerId, ...others] = Object.keys(layers);
+    expect(others).toEqual([]);
+    expect(layers[layerId].Properties).toMatchObject({ CompatibleArchitectures: ['x86_64'], CompatibleRuntimes: ['nodejs22.x'], Description: expect.stringMatching(/^Headless Chromium from @sparticuz\/chromium \d+\.\d+\.\d+ \(x86_64\)$/) });
+    const id = consumerId(template, scanDetectorWorker);
+    const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
+    const withLayer = Object.entries(functions).filter(([, fn]) => JSON.stringify(fn.Properties.Layers ?? []).includes(layerId)).map(([fnId]) => fnId);
+    expect(withLayer).toEqual([id]);
+    expect(functions[id].Properties.Environment.Variables.CHROMIUM_BIN_DIR).toBe('/opt/chromium');
   });
 
   it('keeps exports in a private, encrypted, TLS-only bucket whose objects expire', () => {

@@ -5,7 +5,13 @@ import { keys } from '#shared/adapters/dynamodb/keys';
 import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import { NotFoundError } from '#shared/domain/errors';
-import type { Project } from '#shared/scans/scan';
+import { withCrawlDefaults, type Project } from '#shared/scans/scan';
+
+/** A stored project as the domain sees it: crawl settings added since it was written get their defaults. */
+function projectOf(item: Record<string, unknown>): Project {
+  const project = stripKeys<Project>(item);
+  return { ...project, crawl: withCrawlDefaults(project.crawl) };
+}
 
 /** Projects: the sites a tenant scans, one item each, listed newest first. */
 export const projectRepository = {
@@ -15,7 +21,7 @@ export const projectRepository = {
 
   async getProject(tenantId: string, projectId: string): Promise<Project | undefined> {
     const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.project(tenantId, projectId), ConsistentRead: true }));
-    return Item ? stripKeys<Project>(Item) : undefined;
+    return Item ? projectOf(Item) : undefined;
   },
 
   async updateProject(tenantId: string, projectId: string, fields: Partial<Project>): Promise<Project> {
@@ -32,7 +38,7 @@ export const projectRepository = {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return stripKeys<Project>(Attributes!);
+      return projectOf(Attributes!);
     } catch (error) {
       if (isConditionFailure(error)) throw new NotFoundError('project', projectId);
       throw error;
@@ -54,6 +60,6 @@ export const projectRepository = {
         ExclusiveStartKey: decodeCursor(scope, cursor, { partitionAttribute: GSI1.partitionKey, partition }),
       }),
     );
-    return { projects: (page.Items ?? []).map((item) => stripKeys<Project>(item)), nextCursor: encodeCursor(scope, page.LastEvaluatedKey) };
+    return { projects: (page.Items ?? []).map(projectOf), nextCursor: encodeCursor(scope, page.LastEvaluatedKey) };
   },
 };

@@ -6,6 +6,7 @@ import type { TLSSocket } from 'node:tls';
 import { raceDeadline, withDeadline } from '#shared/adapters/http/deadline';
 import { pinnedLookup } from '#shared/adapters/http/pinned-lookup';
 import { assertDeliverableUrl, UndeliverableUrlError, type PinnedTarget, type Resolver } from '#shared/adapters/http/ssrf-guard';
+import { SCANNER_PRODUCT_TOKEN } from '#shared/scans/crawler/robots-rules';
 import type { CrawlOptions, FetchedPage, FetchFailureReason, FetchOutcome, PageFetcher } from '#shared/scans/model';
 
 /**
@@ -34,11 +35,17 @@ export interface FetchPageOptions {
   resolve?: Resolver;
 }
 
-const USER_AGENT = 'GatehouseScanner/0.1 (+https://gatehouse.dev/scanner)';
+// Its product token is the one robots.txt groups name (robots-rules.ts).
+const USER_AGENT = `${SCANNER_PRODUCT_TOKEN}/0.1 (+https://gatehouse.dev/scanner)`;
 
 /** GETs `url` through the SSRF guard under one deadline; see the module comment. */
 export function fetchPage(url: string, options: FetchPageOptions): Promise<FetchOutcome> {
-  return withDeadline(options.timeoutMs, (deadline) => fetchWithin(url, options, deadline));
+  return withDeadline(options.timeoutMs, async (deadline) => {
+    const outcome = await requestWithin(url, { method: 'GET', headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } }, options, deadline);
+    if (!outcome.ok) return outcome;
+    const { response, body, truncated, tls } = outcome;
+    return { ok: true, page: toPage(url, response, body.toString('utf8'), truncated, tls) };
+  });
 }
 
 /** The crawl's PageFetcher over HTTP(S), with these limits for every page. */
@@ -46,13 +53,28 @@ export function httpPageFetcher(options: FetchPageOptions): PageFetcher {
   return (url) => fetchPage(url, options);
 }
 
-/** Options for a crawl of at most `maxPages` pages fetched over HTTP(S) with these limits. */
-export function httpCrawlOptions({ maxPages, ...fetch }: FetchPageOptions & { maxPages: number }): CrawlOptions {
-  return { maxPages, fetchPage: httpPageFetcher(fetch) };
+/** Options for a crawl of at most `maxPages` pages fetched over HTTP(S) with these limits, and its robots.txt and path settings. */
+export function httpCrawlOptions({ maxPages, respectRobotsTxt, include, exclude, ...fetch }: FetchPageOptions & Omit<CrawlOptions, 'fetchPage'>): CrawlOptions {
+  return { maxPages, fetchPage: httpPageFetcher(fetch), ...(respectRobotsTxt === undefined ? {} : { respectRobotsTxt }), ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) };
 }
 
-async function fetchWithin(url: string, options: FetchPageOptions, deadline: AbortSignal): Promise<FetchOutcome> {
-  const fail = (reason: FetchFailureReason, message: string): FetchOutcome => ({ ok: false, url, reason, message });
+/** One outbound request of a scan: the crawl's GETs, and every request a rendered page makes. */
+export interface GuardedRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+export type GuardedAnswer =
+  | { ok: true; response: IncomingMessage; body: Buffer; truncated: boolean; tls?: FetchedPage['tls'] }
+  | { ok: false; url: string; reason: FetchFailureReason; message: string };
+
+/**
+ * Sends `request` to `url` through the SSRF guard, pinned to the vetted address, under `deadline`;
+ * keeps at most `options.maxBytes` of the body. Redirects are answers, never followed here.
+ */
+export async function requestWithin(url: string, request: GuardedRequest, options: FetchPageOptions, deadline: AbortSignal): Promise<GuardedAnswer> {
+  const fail = (reason: FetchFailureReason, message: string): GuardedAnswer => ({ ok: false, url, reason, message });
   let target: PinnedTarget;
   try {
     target = await raceDeadline(assertDeliverableUrl(url, { allowLoopback: options.allowLoopback, resolve: options.resolve }), deadline);
@@ -62,9 +84,9 @@ async function fetchWithin(url: string, options: FetchPageOptions, deadline: Abo
     return fail('unreachable', (error as Error).message);
   }
 
-  return new Promise<FetchOutcome>((resolve) => {
+  return new Promise<GuardedAnswer>((resolve) => {
     let settled = false;
-    const finish = (outcome: FetchOutcome) => {
+    const finish = (outcome: GuardedAnswer) => {
       if (settled) return;
       settled = true;
       deadline.removeEventListener('abort', onDeadline);
@@ -75,8 +97,8 @@ async function fetchWithin(url: string, options: FetchPageOptions, deadline: Abo
 
     const isHttps = target.url.protocol === 'https:';
     const req = (isHttps ? https.request : http.request)(target.url, {
-      method: 'GET',
-      headers: { 'User-Agent': USER_AGENT, Accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'Accept-Encoding': 'identity', Connection: 'close' },
+      method: request.method,
+      headers: { ...request.headers, 'User-Agent': USER_AGENT, 'Accept-Encoding': 'identity', Connection: 'close' },
       lookup: pinnedLookup(target),
       // A fresh socket per request: a pooled one could belong to an earlier resolution of the name.
       agent: false,
@@ -85,18 +107,18 @@ async function fetchWithin(url: string, options: FetchPageOptions, deadline: Abo
     req.on('response', (response: IncomingMessage) => {
       const tls = isHttps ? tlsFacts(response.socket as TLSSocket) : undefined;
       readBody(response, options.maxBytes, (body, truncated) => {
-        finish({ ok: true, page: toPage(url, response, body, truncated, tls) });
+        finish({ ok: true, response, body, truncated, ...(tls ? { tls } : {}) });
       }, (message) => finish(fail('unreachable', message)));
     });
     req.on('error', (error: NodeJS.ErrnoException) => finish(fail('unreachable', error.code ?? error.message)));
     if (deadline.aborted) return onDeadline();
     deadline.addEventListener('abort', onDeadline, { once: true });
-    req.end();
+    req.end(request.body);
   });
 }
 
 /** Collects up to `maxBytes`; stops reading once the cap is reached. */
-function readBody(response: IncomingMessage, maxBytes: number, done: (body: string, truncated: boolean) => void, failed: (message: string) => void): void {
+function readBody(response: IncomingMessage, maxBytes: number, done: (body: Buffer, truncated: boolean) => void, failed: (message: string) => void): void {
   const chunks: Buffer[] = [];
   let received = 0;
   response.on('data', (chunk: Buffer) => {
@@ -104,13 +126,13 @@ function readBody(response: IncomingMessage, maxBytes: number, done: (body: stri
     if (chunk.length > room) {
       chunks.push(chunk.subarray(0, room));
       received = maxBytes;
-      done(Buffer.concat(chunks).toString('utf8'), true);
+      done(Buffer.concat(chunks), true);
       return;
     }
     chunks.push(chunk);
     received += chunk.length;
   });
-  response.on('end', () => done(Buffer.concat(chunks).toString('utf8'), false));
+  response.on('end', () => done(Buffer.concat(chunks), false));
   response.on('error', (error) => failed(error.message));
   response.on('aborted', () => failed('connection closed while reading the body'));
 }

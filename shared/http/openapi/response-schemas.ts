@@ -223,20 +223,52 @@ export const deliveryDetailSchema = /* @__PURE__ */ z.schema(() =>
 );
 export const recoverySchema = /* @__PURE__ */ z.schema(() => record({ webhook_id: text(), since: text(), queued: z.number().check(z.int()) }));
 
+const crawlSettings = () =>
+  record({
+    max_pages: z.number().check(z.int()),
+    timeout_seconds: z.number().check(z.int()),
+    max_page_bytes: z.number().check(z.int()),
+    respect_robots_txt: z.boolean(),
+    include: z.array(text()),
+    exclude: z.array(text()),
+  });
 export const projectSchema = /* @__PURE__ */ z.schema(() =>
-  record({ project_id: text(), name: text(), target: text(), default_detectors: z.array(text()), crawl: anyObject(), created_at: instant(), updated_at: instant() }),
+  record({ project_id: text(), name: text(), target: text(), default_detectors: z.array(text()), crawl: crawlSettings(), created_at: instant(), updated_at: instant() }),
 );
 const scanStatus = () => z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
 /** A scan while it runs (detectors by name, progress) or once it ended (detectors with their results). */
 export const scanSchema = /* @__PURE__ */ z.schema(() =>
-  record({ scan_id: text(), project_id: text(), status: scanStatus(), created_at: instant(), detectors: z.union([z.array(text()), anyObject()]), target: z.optional(text()), completed_at: z.optional(instant()) }),
+  record({
+    scan_id: text(),
+    project_id: text(),
+    status: scanStatus(),
+    created_at: instant(),
+    detectors: z.union([z.array(text()), anyObject()]),
+    target: z.optional(text()),
+    completed_at: z.optional(instant()),
+    crawl_problems: z.optional(z.array(record({ url: text(), reason: text(), detail: z.optional(text()) }))),
+  }),
 );
 export const scanSummarySchema = /* @__PURE__ */ z.schema(() =>
   record({ scan_id: text(), status: scanStatus(), risk_score: z.nullable(z.number()), risk_level: nullableText(), created_at: instant(), completed_at: z.nullable(instant()) }),
 );
 export const scanCancellationSchema = /* @__PURE__ */ z.schema(() => record({ scan_id: text(), status: scanStatus() }));
+const findingLocation = () => record({ type: text(), url: text(), selector: z.optional(text()), line: z.optional(z.number()), column: z.optional(z.number()), snippet: z.optional(text()) });
 export const findingSchema = /* @__PURE__ */ z.schema(() =>
-  record({ id: text(), detector: text(), severity: z.enum(['critical', 'high', 'medium', 'low', 'info']), rule_id: text(), title: text(), fingerprint: text(), status: text(), first_seen_at: text() }),
+  record({
+    id: text(),
+    detector: text(),
+    severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
+    rule_id: text(),
+    title: text(),
+    fingerprint: text(),
+    status: text(),
+    first_seen_at: text(),
+    location: z.optional(findingLocation()),
+    // One template's element problem on several pages: how many, and the first others.
+    page_count: z.optional(z.number().check(z.int())),
+    other_locations: z.optional(z.array(findingLocation())),
+  }),
 );
 export const scanFindingsSchema = /* @__PURE__ */ z.schema(() => record({ scan_id: text(), data: z.array(findingSchema), total: z.number().check(z.int()), ...cursorFields() }));
 export const ruleHistorySchema = /* @__PURE__ */ z.schema(() => record({ rule_id: text(), history: z.array(anyObject()) }));

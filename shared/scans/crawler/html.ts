@@ -102,11 +102,16 @@ export function elementLocation(url: string, element: HtmlElement, source: strin
   };
 }
 
+/** The document's base URL: its first `<base href>`, else the page URL. */
+function baseUrlOf(elements: HtmlElement[], pageUrl: string): string {
+  const baseHref = elements.find((e) => e.tagName === 'base' && attr(e, 'href') !== undefined);
+  return resolveUrl(baseHref ? (attr(baseHref, 'href') as string) : pageUrl, pageUrl) ?? pageUrl;
+}
+
 /** Absolute http(s) URLs of `<a href>` links, resolved against `<base href>` or the page URL, without fragments. */
 export function linksOf(parsed: ParsedHtml, pageUrl: string): { url: string; text: string }[] {
   const elements = elementsOf(parsed.document);
-  const baseHref = elements.find((e) => e.tagName === 'base' && attr(e, 'href') !== undefined);
-  const base = resolveUrl(baseHref ? (attr(baseHref, 'href') as string) : pageUrl, pageUrl) ?? pageUrl;
+  const base = baseUrlOf(elements, pageUrl);
   const links: { url: string; text: string }[] = [];
   for (const element of elements) {
     if (element.tagName !== 'a') continue;
@@ -115,6 +120,24 @@ export function linksOf(parsed: ParsedHtml, pageUrl: string): { url: string; tex
     if (resolved) links.push({ url: resolved, text: visibleText(element) });
   }
   return links;
+}
+
+/**
+ * The absolute URL the page's `<link rel="canonical" href>` in <head> names; undefined without
+ * one, or when several name different URLs (search engines then ignore them all, and so do we).
+ * One in <body> is ignored, as search engines do.
+ */
+export function canonicalLinkOf(parsed: ParsedHtml, pageUrl: string): string | undefined {
+  const elements = elementsOf(parsed.document);
+  const head = elements.find((e) => e.tagName === 'head');
+  if (!head) return undefined;
+  const base = baseUrlOf(elements, pageUrl);
+  const named = new Set<string | undefined>();
+  for (const element of elementsOf(head)) {
+    const href = attr(element, 'href');
+    if (element.tagName === 'link' && href !== undefined && (attr(element, 'rel') ?? '').toLowerCase().split(/\s+/).includes('canonical')) named.add(resolveUrl(href.trim(), base));
+  }
+  return named.size === 1 ? [...named][0] : undefined;
 }
 
 function resolveUrl(href: string, base: string): string | undefined {

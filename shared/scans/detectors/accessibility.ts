@@ -1,11 +1,14 @@
 /**
- * The accessibility detector: runs axe-core against each crawled HTML page inside jsdom and turns
- * every violating element into a finding. The page's own scripts never run; see
- * docs/accessibility-detector.md for what that, and the lack of a layout engine, leaves out.
+ * The accessibility detector: renders each crawled HTML page in a real browser (the PageRenderer
+ * the scan runner passes in: headless Chromium, every request through the SSRF guard) and runs
+ * axe-core there, so page scripts run, layout exists, and contrast and focus rules decide. Each
+ * violating element becomes a finding, placed in the fetched HTML when it is there (jsdom only
+ * parses the source for that; it runs nothing). See docs/accessibility-detector.md.
  */
 import axe from 'axe-core';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import type { DetectedFinding, Detector, DetectorInput, FetchedPage, FindingLocation } from '#shared/scans/model';
+import type { PageRenderer } from '#shared/scans/page-renderer';
 import { accessibilityRules, EXCLUDED_TAGS, LEVEL_TAGS, RULE_PREFIX, sentence, severityForImpact, tagsFor, wcagLevelFrom, type AxeRuleEntry } from '#shared/scans/detectors/accessibility-rules';
 import { criterionUrls } from '#shared/scans/detectors/wcag-criteria';
 
@@ -45,9 +48,8 @@ export function axeRuleTable(): AxeRuleEntry[] {
 }
 
 /**
- * axe runs synchronously in a DOM of the whole page: a cut-off page would give wrong results and
- * a huge one would block the worker, so pages the crawler truncated, or over 1 MB, are skipped
- * (the crawl reports them as `too_large`).
+ * A cut-off page would give wrong results and a huge one would hold the browser, so pages the
+ * crawler truncated, or over 1 MB, are skipped (the crawl reports them as `too_large`).
  */
 export const MAX_AUDITED_PAGE_CHARS = 1_000_000;
 
@@ -75,81 +77,118 @@ interface SourceLocation extends SourceSpan {
   startTag?: SourceSpan;
 }
 
-function locate(dom: JSDOM, page: FetchedPage, node: axe.NodeResult): FindingLocation {
-  const location: FindingLocation = {
-    type: 'url',
-    url: page.final_url,
-    selector: selectorText(node.target),
-    snippet: truncate(node.html, SNIPPET_LIMIT),
-  };
-  // Elements the parser implied (an <html> the source never wrote) have no place in the source.
-  const source = node.element ? (dom.nodeLocation(node.element) as SourceLocation | null | undefined) : undefined;
-  const tag = source?.startTag ?? source;
-  if (tag) {
-    // parse5 (jsdom's parser) already counts lines and columns from 1, and its end column points
-    // just past the last character, which is exactly SARIF's region convention.
-    location.line = tag.startLine;
-    location.column = tag.startCol;
-    location.end_line = tag.endLine;
-    location.end_column = tag.endCol;
-  }
-  return location;
+/** What the in-page audit sends back for one violation: plain data, since it crosses into Node. */
+interface PageViolation {
+  id: string;
+  impact?: axe.ImpactValue;
+  tags: string[];
+  description: string;
+  help: string;
+  helpUrl: string;
+  nodes: { target: axe.UnlabelledFrameSelector; html: string; impact?: axe.ImpactValue; failureSummary?: string }[];
 }
 
-function toFinding(dom: JSDOM, page: FetchedPage, violation: axe.Result, node: axe.NodeResult): DetectedFinding {
+/** Runs in the rendered page after axe's source: the violations at the scan's level, as data. */
+async function auditInPage({ tags }: { tags: string[] }): Promise<PageViolation[]> {
+  const pageAxe = (globalThis as unknown as { axe: typeof axe }).axe;
+  const results = await pageAxe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+  return results.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    tags: v.tags,
+    description: v.description,
+    help: v.help,
+    helpUrl: v.helpUrl,
+    nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, impact: n.impact, failureSummary: n.failureSummary })),
+  }));
+}
+
+/** The fetched HTML, parsed only to find where a rendered element starts in the source. */
+class SourceMap {
+  private dom: JSDOM | undefined;
+  constructor(private readonly page: FetchedPage) {}
+
+  /** Where `selector`'s element starts in the source, if the source has that very element (same start tag). */
+  locate(selector: string, html: string): Pick<FindingLocation, 'line' | 'column' | 'end_line' | 'end_column'> {
+    if (selector.includes(' >>> ')) return {};
+    // A parse with no scripts, no subresources and a silent console: only the markup's positions.
+    this.dom ??= new JSDOM(this.page.body, { url: this.page.final_url, contentType: 'text/html', includeNodeLocations: true, virtualConsole: new VirtualConsole() });
+    let element: Element | null;
+    try {
+      element = this.dom.window.document.querySelector(selector);
+    } catch {
+      return {};
+    }
+    // A script may have built or changed the element: then the source has no place for it.
+    if (!element || startTag(element.outerHTML) !== startTag(html)) return {};
+    const source = this.dom.nodeLocation(element) as SourceLocation | null | undefined;
+    const tag = source?.startTag ?? source;
+    // parse5 counts lines and columns from 1, and its end column points just past the last
+    // character, which is exactly SARIF's region convention.
+    return tag ? { line: tag.startLine, column: tag.startCol, end_line: tag.endLine, end_column: tag.endCol } : {};
+  }
+
+  close(): void {
+    this.dom?.window.close();
+  }
+}
+
+function startTag(html: string): string {
+  return html.slice(0, html.indexOf('>') + 1).replace(/\s+/g, ' ');
+}
+
+function toFinding(source: SourceMap, page: FetchedPage, violation: PageViolation, node: PageViolation['nodes'][number]): DetectedFinding {
   const summary = node.failureSummary?.trim();
+  const selector = selectorText(node.target);
   return {
     detector: 'accessibility',
     rule_id: `${RULE_PREFIX}${violation.id}`,
     severity: severityForImpact(node.impact ?? violation.impact),
     title: violation.help,
     description: summary ? `${sentence(violation.description)}\n\n${summary}` : sentence(violation.description),
-    location: locate(dom, page, node),
+    location: { type: 'url', url: page.final_url, selector, snippet: truncate(node.html, SNIPPET_LIMIT), ...source.locate(selector, node.html) },
     remediation: `${summary ?? violation.help}\n\nSee ${violation.helpUrl}`,
     references: [...criterionUrls(violation.tags), violation.helpUrl],
     cvss_score: 0,
   };
 }
 
-/** Runs axe on one page in a fresh jsdom window that executes only axe itself. */
-async function auditPage(page: FetchedPage, tags: string[]): Promise<DetectedFinding[]> {
-  const dom = new JSDOM(page.body, {
-    url: page.final_url,
-    contentType: 'text/html',
-    includeNodeLocations: true,
-    // 'outside-only' gives the window an eval for our injected axe source while every <script>
-    // and on* handler of the page stays inert; no `resources` option means no subresource
-    // (script, stylesheet, iframe) is ever fetched.
-    runScripts: 'outside-only',
-    // A silent console: the page's CSS parse errors are not ours to log.
-    virtualConsole: new VirtualConsole(),
-  });
+/** Renders one page and audits it; a page that cannot be rendered is reported, not thrown. */
+async function auditPage(renderer: PageRenderer, page: FetchedPage, tags: string[], input: DetectorInput): Promise<DetectedFinding[]> {
+  const outcome = await renderer.evaluate(page, { libraries: [axe.source], run: auditInPage, arg: { tags } });
+  if (!outcome.ok) {
+    input.reportProblem?.({ url: page.final_url, reason: outcome.reason, detail: outcome.message });
+    return [];
+  }
+  for (const url of outcome.blocked_requests.slice(0, MAX_BLOCKED_REPORTED)) input.reportProblem?.({ url, reason: 'blocked_subresource', detail: `requested by ${page.final_url}; refused by the scan's network guard` });
+  const source = new SourceMap(page);
   try {
-    const window = dom.window as unknown as { eval(code: string): unknown; axe: typeof axe };
-    window.eval(axe.source);
-    const results = await window.axe.run(dom.window.document, {
-      runOnly: { type: 'tag', values: tags },
-      resultTypes: ['violations'],
-      elementRef: true,
-    });
-    return results.violations.flatMap((violation) => violation.nodes.map((node) => toFinding(dom, page, violation, node)));
-  } catch (error) {
-    throw new Error(`accessibility audit of ${page.final_url} failed`, { cause: error });
+    return outcome.value.flatMap((violation) => violation.nodes.map((node) => toFinding(source, page, violation, node)));
   } finally {
-    dom.window.close();
+    source.close();
   }
 }
+
+/** Refused subresources reported per page: enough to see what a page tried to reach. */
+const MAX_BLOCKED_REPORTED = 5;
 
 /** The accessibility detector. `rules` lists every rule reportable at the highest level (AAA). */
 export const accessibilityDetector: Detector = {
   name: 'accessibility',
   rules: accessibilityRules('AAA'),
+  usesBrowser: true,
   async run(input: DetectorInput): Promise<DetectedFinding[]> {
     const tags = tagsFor(wcagLevelFrom(input.options));
+    if (!input.renderer) throw new Error('the accessibility detector renders pages and was given no browser');
     const findings: DetectedFinding[] = [];
-    // One page at a time: each window holds a parsed DOM plus a copy of axe, and the work is CPU-bound.
+    // One page at a time: each is a browser tab running the page's scripts and axe, bounded apart.
     for (const page of input.crawl.pages.filter(isHtmlPage)) {
-      findings.push(...(await auditPage(page, tags)));
+      const deadline = input.deadline;
+      if (deadline !== undefined && Date.now() >= deadline) {
+        input.reportProblem?.({ url: page.final_url, reason: 'scan_time_exhausted', detail: 'the detector ran out of time before this page' });
+        continue;
+      }
+      findings.push(...(await auditPage(input.renderer, page, tags, input)));
     }
     return findings;
   },

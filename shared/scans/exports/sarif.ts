@@ -15,7 +15,7 @@
  *   from the rule's default severity. Those rules are also tagged `security`, which GitHub needs
  *   before it reads `security-severity`.
  */
-import type { DetectorName, RuleDescription, Severity } from '#shared/scans/model';
+import type { DetectorName, FindingLocation, RuleDescription, Severity } from '#shared/scans/model';
 import type { ReportFinding, ScanReport } from '#shared/scans/exports/scan-report';
 
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
@@ -98,8 +98,8 @@ function buildRule(rule: RuleDescription, findings: ReportFinding[]): Record<str
   };
 }
 
-function region(finding: ReportFinding): Record<string, unknown> {
-  const { line, column, end_line, end_column, snippet } = finding.location;
+function region(location: FindingLocation): Record<string, unknown> {
+  const { line, column, end_line, end_column, snippet } = location;
   const startLine = line && line >= 1 ? Math.floor(line) : 1;
   const startColumn = column && column >= 1 ? Math.floor(column) : 1;
   const out: Record<string, unknown> = { startLine, startColumn };
@@ -111,6 +111,13 @@ function region(finding: ReportFinding): Record<string, unknown> {
   }
   if (snippet) out.snippet = { text: snippet };
   return out;
+}
+
+function sarifLocation(location: FindingLocation): Record<string, unknown> {
+  return {
+    physicalLocation: { artifactLocation: { uri: location.url }, region: region(location) },
+    ...(location.selector ? { logicalLocations: [{ name: location.selector, kind: 'element' }] } : {}),
+  };
 }
 
 function isNew(finding: ReportFinding, report: ScanReport): boolean {
@@ -132,14 +139,9 @@ export function toSarif(report: ScanReport): Record<string, unknown> {
     ruleIndex: ruleIndex.get(finding.rule_id),
     level: sarifLevel(finding.severity),
     message: { text: finding.description ? `${finding.title}: ${finding.description}` : finding.title },
-    locations: [
-      {
-        physicalLocation: { artifactLocation: { uri: finding.location.url }, region: region(finding) },
-        ...(finding.location.selector
-          ? { logicalLocations: [{ name: finding.location.selector, kind: 'element' }] }
-          : {}),
-      },
-    ],
+    locations: [sarifLocation(finding.location)],
+    // The other pages of a template's problem: code scanning shows the first place, and these beside it.
+    ...(finding.other_locations?.length ? { relatedLocations: finding.other_locations.map((location, index) => ({ id: index + 1, ...sarifLocation(location), message: { text: 'The same element on another page' } })) } : {}),
     partialFingerprints: { [FINGERPRINT_KEY]: finding.fingerprint },
     baselineState: isNew(finding, report) ? 'new' : 'unchanged',
     properties: {
@@ -150,6 +152,7 @@ export function toSarif(report: ScanReport): Record<string, unknown> {
       ...(finding.cvss_vector ? { cvss_vector: finding.cvss_vector } : {}),
       first_seen_at: finding.first_seen_at,
       ...(finding.regression ? { regression: true } : {}),
+      ...(finding.page_count ? { page_count: finding.page_count } : {}),
     },
   }));
 

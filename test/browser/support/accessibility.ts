@@ -1,6 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { browserPageRenderer } from '#shared/adapters/browser/page-renderer';
 import { accessibilityDetector } from '#shared/scans/detectors/accessibility';
+import type { PageRenderer } from '#shared/scans/page-renderer';
 import { severityForImpact } from '#shared/scans/detectors/accessibility-rules';
 import { SEVERITIES, type Severity } from '#shared/scans/model';
 
@@ -17,15 +19,20 @@ async function axeViolations(page: Page): Promise<string[]> {
   return blocking.map((violation) => `axe ${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.nodes.map((node) => node.target.join(' ')).join('\n  ')}`);
 }
 
+let renderer: PageRenderer | undefined;
+
 /**
- * The service's own accessibility detector, as a scan would run it, on a crawl of one page: the
- * DOM as rendered now (`page.content()`), at the scan's default level (AA).
+ * The service's own accessibility detector, as a scan would run it (in its own browser, the
+ * dashboard's stylesheets loaded from the local runtime), on a crawl of one page: the DOM as
+ * rendered now (`page.content()`) without its scripts, which would start the app over signed out,
+ * at the scan's default level (AA).
  */
 async function detectorFindings(page: Page): Promise<string[]> {
   const url = page.url();
-  const body = await page.content();
+  const body = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, '');
+  renderer ??= browserPageRenderer({ allowLoopback: true, timeoutMs: 5_000, maxBytes: 5_000_000, pageTimeoutMs: 30_000, networkIdleMs: 1_000, maxRequestsPerPage: 100, maxBytesPerPage: 20_000_000 });
   const fetched = { url, final_url: url, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, set_cookies: [], content_type: 'text/html; charset=utf-8', body, truncated: false };
-  const findings = await accessibilityDetector.run({ target: url, crawl: { pages: [fetched], problems: [] }, fetchPath: async () => undefined, options: {} });
+  const findings = await accessibilityDetector.run({ target: url, crawl: { pages: [fetched], problems: [] }, fetchPath: async () => undefined, options: {}, renderer });
   return findings.filter((finding) => BLOCKING_SEVERITIES.includes(finding.severity)).map((finding) => `detector ${finding.rule_id} (${finding.severity}): ${finding.title}\n  ${finding.location.selector ?? ''} ${finding.location.snippet ?? ''}`);
 }
 

@@ -183,7 +183,8 @@ describe('API7 Server Side Request Forgery (runtime without loopback allowances)
 
       const result = await crawl(site.url, httpCrawlOptions({ maxPages: 3, maxBytes: 10_000, timeoutMs: 2_000, allowLoopback: true }));
 
-      expect(site.requests.map((request) => request.path)).toEqual(['/']);
+      // robots.txt is read first, through the same guard, and its redirect is not followed either.
+      expect(site.requests.map((request) => request.path)).toEqual(['/robots.txt', '/']);
       expect(result.pages.every((page) => !page.final_url.includes('169.254.169.254'))).toBe(true);
     });
 

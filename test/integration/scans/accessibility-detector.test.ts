@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { browserPageRenderer } from '#shared/adapters/browser/page-renderer';
 import { InvalidRequestError } from '#shared/domain/errors';
 import { accessibilityDetector } from '#shared/scans/detectors/accessibility';
 import { accessibilityRules } from '#shared/scans/detectors/accessibility-rules';
@@ -20,12 +21,17 @@ function htmlPage(body: string, overrides: Partial<FetchedPage> = {}): FetchedPa
   };
 }
 
+// One browser for the file; example.test has no address, so a page's subresources fail at once.
+const renderer = browserPageRenderer({ allowLoopback: false, resolve: async () => [], timeoutMs: 2_000, maxBytes: 1_000_000, pageTimeoutMs: 20_000, networkIdleMs: 1_000, maxRequestsPerPage: 50, maxBytesPerPage: 5_000_000 });
+afterAll(() => renderer.close());
+
 async function scan(pages: FetchedPage[], options: Record<string, unknown> = {}): Promise<DetectedFinding[]> {
   return accessibilityDetector.run({
     target: URL,
     crawl: { pages, problems: [] },
     fetchPath: async () => undefined,
     options,
+    renderer,
   });
 }
 
@@ -177,16 +183,16 @@ describe('accessibility detector', () => {
     expect(atA).toEqual([]);
   });
 
-  it('never runs the page’s own scripts or event handlers', async () => {
-    // Had the script run, it would have set lang (hiding html-has-lang) and added an image
-    // without alt; had the handler run, it would have added another.
+  it('runs the page’s own scripts and event handlers before auditing, as a user’s browser does', async () => {
+    // The script sets lang (so no html-has-lang) and adds an image without alt; the load handler
+    // adds another. Neither image is in the source, so neither finding has a line.
     const body = [
       '<!doctype html>',
       '<html>',
       '<head><title>Scripted</title>',
       '<script>document.documentElement.setAttribute("lang", "en");</script>',
       '</head>',
-      '<body onload="document.body.appendChild(Object.assign(document.createElement(\'img\'), { id: \'from-onload\' }))">',
+      '<body onload="document.querySelector(\'main\').appendChild(Object.assign(document.createElement(\'img\'), { id: \'from-onload\' }))">',
       '<main><p>Static</p></main>',
       '<script>var img = document.createElement("img"); img.id = "from-script"; document.querySelector("main").appendChild(img);</script>',
       '</body>',
@@ -195,7 +201,20 @@ describe('accessibility detector', () => {
 
     const findings = await scan([htmlPage(body)]);
 
-    expect(ruleIds(findings)).toEqual(['accessibility.html-has-lang']);
+    expect(ruleIds(findings)).toEqual(['accessibility.image-alt', 'accessibility.image-alt']);
+    expect(findings.map((f) => f.location.selector).sort()).toEqual(['#from-onload', '#from-script']);
+    expect(findings.every((f) => f.location.line === undefined)).toBe(true);
+  });
+
+  it('reports text whose contrast is too low, which needs layout and computed colours', async () => {
+    const body = cleanDocument('<h1>Prices</h1>\n<p class="faint">Cancel any time.</p>', '<style>body { background: #fff; } .faint { color: #bbb; }</style>');
+    const expected = positionOf(body, '<p class="faint">');
+
+    const findings = await scan([htmlPage(body)]);
+
+    expect(ruleIds(findings)).toEqual(['accessibility.color-contrast']);
+    expect(findings[0]).toMatchObject({ severity: 'medium', location: { selector: 'p', line: expected.line, column: expected.column } });
+    expect(findings[0].description).toMatch(/contrast of 1\.9\d?:1|contrast ratio/i);
   });
 
   it('audits every HTML page, at its final URL, and skips non-HTML bodies', async () => {

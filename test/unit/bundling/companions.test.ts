@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PDFKIT_FONT_IMPORTS, writeCompanions } from '#lib/bundling/companions';
+import { installedPackages, PDFKIT_FONT_IMPORTS, writeCompanions } from '#lib/bundling/companions';
 import { repositoryRoot as REPO_ROOT } from '#lib/local/handler-loader';
 
 describe('companion files of function bundles', () => {
@@ -21,10 +21,13 @@ describe('companion files of function bundles', () => {
     expect(readdirSync(join(outputDir, 'standard-fonts'))).toContain('Helvetica.cjs');
   });
 
-  it("puts jsdom's synchronous XHR worker beside the detector worker's bundle", () => {
+  it("puts jsdom's synchronous XHR worker and an installed playwright-core beside the detector worker's bundle", () => {
     writeCompanions('functions/workers/run-detector.ts', REPO_ROOT, outputDir);
 
-    expect(readdirSync(outputDir)).toEqual(['xhr-sync-worker.js']);
+    expect(readdirSync(outputDir).sort()).toEqual(['node_modules', 'xhr-sync-worker.js']);
+    expect(readdirSync(join(outputDir, 'node_modules'))).toEqual(['playwright-core']);
+    expect(installedPackages('functions/workers/run-detector.ts')).toEqual(['playwright-core']);
+    expect(installedPackages('functions/tasks/get-task.ts')).toEqual([]);
   });
 
   it('writes nothing for a handler without companions', () => {

@@ -1924,6 +1924,13 @@ export interface components {
             target: string;
             default_detectors: string[];
             crawl: {
+                max_pages: number;
+                timeout_seconds: number;
+                max_page_bytes: number;
+                respect_robots_txt: boolean;
+                include: string[];
+                exclude: string[];
+            } & {
                 [key: string]: unknown;
             };
             created_at: string;
@@ -1949,6 +1956,13 @@ export interface components {
             };
             target?: string;
             completed_at?: string;
+            crawl_problems?: ({
+                url: string;
+                reason: string;
+                detail?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
         } & {
             [key: string]: unknown;
         };
@@ -1987,6 +2001,27 @@ export interface components {
             fingerprint: string;
             status: string;
             first_seen_at: string;
+            location?: {
+                type: string;
+                url: string;
+                selector?: string;
+                line?: number;
+                column?: number;
+                snippet?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            page_count?: number;
+            other_locations?: ({
+                type: string;
+                url: string;
+                selector?: string;
+                line?: number;
+                column?: number;
+                snippet?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
         } & {
             [key: string]: unknown;
         };
@@ -7794,6 +7829,9 @@ export interface operations {
                         max_pages?: number;
                         timeout_seconds?: number;
                         max_page_bytes?: number;
+                        respect_robots_txt?: boolean;
+                        include?: string[];
+                        exclude?: string[];
                     };
                 };
             };
@@ -7977,6 +8015,9 @@ export interface operations {
                         max_pages?: number;
                         timeout_seconds?: number;
                         max_page_bytes?: number;
+                        respect_robots_txt?: boolean;
+                        include?: string[];
+                        exclude?: string[];
                     };
                 };
             };

@@ -6,7 +6,7 @@ export function CopyableId({ value, label = 'identifier' }: { value: string; lab
   return (
     <span className="copyable">
       <code>{value}</code>
-      <button type="button" className="button small ghost" onClick={() => void copy()} aria-label={`Copy ${label} ${value}`}>
+      <button type="button" className="button small ghost" onClick={() => void copy()} aria-label={`${copied ? 'Copied' : 'Copy'} ${label} ${value}`}>
         {copied ? 'Copied' : 'Copy'}
       </button>
       <span className="visually-hidden" aria-live="polite">

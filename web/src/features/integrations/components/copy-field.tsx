@@ -10,7 +10,7 @@ export function CopyField({ label, value, hint }: { label: string; value: string
       <label htmlFor={id}>{label}</label>
       <div className="copy-row">
         <input id={id} readOnly value={value} aria-describedby={hint ? `${id}-hint` : undefined} onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" className="button" onClick={() => void copy()} aria-label={`Copy ${label}`}>
+        <button type="button" className="button" onClick={() => void copy()} aria-label={`${copied ? 'Copied' : 'Copy'} ${label}`}>
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>

@@ -8,7 +8,10 @@ export type Finding = components['schemas']['Finding'] & {
   remediation?: string;
   cvss_score?: number | null;
   references?: string[];
-  location?: { type: string; url?: string; selector?: string; snippet?: string; line?: number; column?: number };
+  location?: FindingPlace;
+  /** Pages showing this very element problem (one template's), when more than one. */
+  page_count?: number;
+  other_locations?: FindingPlace[];
   dismissed_reason?: string;
   comment?: string;
   regression?: boolean;
@@ -22,6 +25,15 @@ export function useScanFindings(scanId: string, filter: { detector?: Detector; s
     const page = data(await api().GET('/scans/{scan_id}/findings', { params: { path: { scan_id: scanId }, query: { detector: filter.detector, severity: filter.severity, cursor, limit: 100 } } }));
     return { items: page.data as Finding[], next_cursor: page.next_cursor, total: page.total };
   });
+}
+
+export interface FindingPlace {
+  type: string;
+  url?: string;
+  selector?: string;
+  snippet?: string;
+  line?: number;
+  column?: number;
 }
 
 export interface FindingChange {

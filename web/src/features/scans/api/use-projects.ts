@@ -3,7 +3,7 @@ import { api, data } from '../../../api/client';
 import { usePagedList } from '../../../api/paged';
 import type { components, operations } from '../../../api/schema';
 
-export type Project = components['schemas']['Project'] & { crawl: { max_pages?: number; timeout_seconds?: number; max_page_bytes?: number } };
+export type Project = components['schemas']['Project'];
 export type ProjectInput = operations['postProjects']['requestBody']['content']['application/json'];
 export type ProjectChanges = NonNullable<operations['patchProjectsByProjectId']['requestBody']>['content']['application/json'];
 

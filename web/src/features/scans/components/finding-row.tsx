@@ -47,6 +47,21 @@ function Details({ finding }: { finding: Finding }) {
           <CopyableId value={finding.id} label="finding id" />
         </dd>
       </dl>
+      {finding.other_locations && finding.other_locations.length > 0 && (
+        <>
+          <p>
+            <strong>Also on {(finding.page_count ?? finding.other_locations.length + 1) - 1} other pages</strong> (the same element, from one template):
+          </p>
+          <ul aria-label="Other pages">
+            {finding.other_locations.map((place) => (
+              <li key={place.url} className="wrap-anywhere">
+                {place.url}
+                {place.line !== undefined && `:${place.line}`}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {finding.references && finding.references.length > 0 && (
         <ul>
           {finding.references.map((url) => (
@@ -85,6 +100,7 @@ export function FindingRow({ finding, projectId }: { finding: Finding; projectId
       <td className="wrap-anywhere">
         {finding.location?.url}
         {finding.location?.line !== undefined && `:${finding.location.line}`}
+        {finding.page_count !== undefined && finding.page_count > 1 && <div className="muted">and {finding.page_count - 1} more pages</div>}
       </td>
       <td>
         <StatusBadge status={finding.status} />

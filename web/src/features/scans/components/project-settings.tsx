@@ -5,7 +5,7 @@ import { usePermission } from '../../../lib/permissions';
 import { useUpdateProject, type Project } from '../api/use-projects';
 import { bodyOf, draftOf, ProjectFields } from './project-fields';
 
-/** The project's settings (PATCH /projects/{id}): name, target, default detectors, crawl limits. */
+/** The project's settings (PATCH /projects/{id}): name, target, default detectors, crawl settings. */
 export function ProjectSettings({ project }: { project: Project }) {
   const permission = usePermission('operator');
   const update = useUpdateProject(project.project_id);
