@@ -28,11 +28,13 @@ export interface BenchConfig {
   workerConcurrency: number;
   /** Fires and artifacts per latency series of the triggers phase (the 200-trigger series fires 200 at once per round). */
   triggerSamples: number;
+  /** Measured rounds over the bundled site's pages, per audit, of the accessibility phase. */
+  accessibilityRounds: number;
   /** Phases to run; all by default. */
   phases: Phase[];
 }
 
-export const PHASES = ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard', 'triggers', 'integrations', 'workers'] as const;
+export const PHASES = ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard', 'triggers', 'integrations', 'workers', 'accessibility'] as const;
 export type Phase = (typeof PHASES)[number];
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -68,6 +70,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     initNode: env.BENCH_INIT_NODE?.trim() || process.execPath,
     workerConcurrency: integer(env, 'BENCH_WORKER_CONCURRENCY', 8),
     triggerSamples: integer(env, 'BENCH_TRIGGER_SAMPLES', quick ? 15 : 60),
+    accessibilityRounds: integer(env, 'BENCH_ACCESSIBILITY_ROUNDS', quick ? 2 : 5),
     phases: phases as Phase[],
   };
 }

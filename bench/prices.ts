@@ -18,6 +18,8 @@ export const PRICES = {
   httpApiRequest: { usd: 1.0 / 1e6, unit: 'HTTP API request of up to 512 KB (first 300 million a month)', source: 'https://aws.amazon.com/api-gateway/pricing/' },
   lambdaRequest: { usd: 0.2 / 1e6, unit: 'Lambda invocation', source: 'https://aws.amazon.com/lambda/pricing/' },
   lambdaArmGbSecond: { usd: 0.0000133334, unit: 'GB-second, arm64 (first 7.5 billion a month)', source: 'https://aws.amazon.com/lambda/pricing/' },
+  lambdaX86GbSecond: { usd: 0.0000166667, unit: 'GB-second, x86_64 (first 6 billion a month)', source: 'https://aws.amazon.com/lambda/pricing/' },
+  lambdaEphemeralGbSecond: { usd: 0.0000000309, unit: 'GB-second of ephemeral storage above the free 512 MB', source: 'https://aws.amazon.com/lambda/pricing/' },
   dynamoWriteRequestUnit: { usd: 0.625 / 1e6, unit: 'DynamoDB on-demand write request unit', source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/' },
   dynamoReadRequestUnit: { usd: 0.125 / 1e6, unit: 'DynamoDB on-demand read request unit', source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/' },
   sqsRequest: { usd: 0.4 / 1e6, unit: 'SQS standard request (each 64 KB chunk of a payload is one request)', source: 'https://aws.amazon.com/sqs/pricing/' },

@@ -1,3 +1,7 @@
+import type { BrowserRenderLimits } from '#shared/adapters/browser/page-renderer';
+import type { ChromiumInflation } from './accessibility/chromium-inflation';
+import type { RuleCounts } from './accessibility/finding-counts';
+import type { AccessibilityScanCost, DetectorFunctions } from './accessibility/scan-cost';
 import type { AuthorizerLatency } from './dashboard/authorizer-latency';
 import type { ListPageTiming } from './dashboard/browser-timings';
 import type { InitialJavaScript } from './dashboard/initial-javascript';
@@ -37,6 +41,7 @@ export interface BenchResults {
   triggers?: TriggersReport;
   integrations?: import('./phases/integrations').IntegrationsReport;
   workers?: WorkersReport;
+  accessibility?: AccessibilityReport;
   /** Phases this run did not measure, kept from an earlier run (BENCH_PHASES). */
   /** Phases not measured in this run, kept from the runs that did measure them (one entry per run; results of older files hold one object). */
   carriedOver?: CarriedOver[] | CarriedOver;
@@ -51,6 +56,64 @@ export interface DashboardReport {
   taskPageEvent: LatencySummary;
   /** The stream's poll interval the target adds 200 ms to. */
   streamPollMs: number;
+}
+
+/** One page of the bundled site in the accessibility phase: both audits' times (ms) and findings. */
+export interface AccessibilityPage {
+  path: string;
+  bytes: number;
+  /** `accessibilityDetector.run` on this page alone with a warm renderer. */
+  browser: LatencySummary;
+  /** The former jsdom audit of the same page. */
+  jsdom: LatencySummary;
+  /** Violating elements per rule, first measured round. */
+  browserFindings: RuleCounts;
+  jsdomFindings: RuleCounts;
+  /** Some round found other counts than the first (either audit). */
+  findingsVaried: boolean;
+  /** What the detector reported it could not do on this page (blocked subresources, failures). */
+  problems: string[];
+}
+
+/** The accessibility phase (bench/phases/accessibility.ts). */
+export interface AccessibilityReport {
+  /** The bundled site crawled with a scan's default limits. */
+  site: { pages: number; crawlMs: number; problems: number; wcagLevel: string };
+  /** The machine that measured it (the run's header may be another's when these figures are carried over). */
+  machine: Pick<MachineInfo, 'cpus' | 'cpuModel'>;
+  /** Measured rounds per page, after one unmeasured round. */
+  rounds: number;
+  renderLimits: BrowserRenderLimits;
+  pages: AccessibilityPage[];
+  browser: {
+    chromiumVersion: string;
+    executable: string;
+    /** A new renderer's first (trivial) page: the launch included. */
+    firstPage: LatencySummary;
+    /** The same trivial page once launched: a tab, the document, the network-idle wait, the close. */
+    trivialPage: LatencySummary;
+    /** `launchChromium` (the server started and connected to): the cold start every detector run pays. */
+    launch: LatencySummary;
+    /** The first page less the same page once launched, per launch: a cross-check, within the pages' own noise. */
+    firstPageExtra: LatencySummary;
+    /** Each round's pages summed: the whole site per detector run, launch excluded. */
+    site: LatencySummary;
+    memory: {
+      /** Highest summed VmRSS of the browser's processes, sampled every `sampleIntervalMs`. */
+      peakBrowserRssBytes: number;
+      browserProcesses: number;
+      samples: number;
+      sampleIntervalMs: number;
+      sampledSeconds: number;
+      /** This (bench) process: RSS before the window and its peak (VmHWM) in it. */
+      nodeRssBeforeBytes: number;
+      peakNodeRssBytes: number;
+    };
+  };
+  jsdom: { site: LatencySummary; memory: { nodeRssBeforeBytes: number; peakNodeRssBytes: number } };
+  inflation: ChromiumInflation;
+  functions: DetectorFunctions;
+  cost: AccessibilityScanCost;
 }
 
 export interface MachineInfo {

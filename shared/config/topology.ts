@@ -127,7 +127,9 @@ export const scanDetectorWorker: ConsumerDefinition = {
   handler: 'functions/workers/run-detector.ts',
   queues: [SCAN_DETECTOR_QUEUE.name],
   // One detector run per invocation: a crawl of up to 50 pages at up to 30 s each is bounded by
-  // the crawl budget, and the accessibility detector renders each page in Chromium.
+  // the crawl budget, and the accessibility detector renders each page in Chromium. 2 GB: the
+  // browser's peak plus the function's, with room for a page using its whole script heap
+  // (chromium.ts PAGE_HEAP_MB), and the CPU share that size buys (docs/benchmarks.md).
   batchSize: 1,
   timeoutSeconds: 300,
   memoryMb: 2048,
