@@ -76,11 +76,11 @@ export function browserPageRenderer(options: BrowserRendererOptions): PageRender
   async function answer(route: Route): Promise<void> {
     const request = route.request();
     const budget = current;
-    if (!budget) return route.abort('blockedbyclient');
+    if (!budget) return route.abort('blockedbyclient').catch(() => undefined);
     if (request.isNavigationRequest() && request.frame().parentFrame() === null && request.url() === budget.document.final_url) {
       return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: budget.document.body });
     }
-    if (budget.deadline.aborted) return route.abort('blockedbyclient');
+    if (budget.deadline.aborted) return route.abort('blockedbyclient').catch(() => undefined);
     const body = request.postDataBuffer() ?? undefined;
     let method = request.method();
     let url = request.url();
@@ -140,7 +140,8 @@ export function browserPageRenderer(options: BrowserRendererOptions): PageRender
         })();
         const value = await Promise.race([work, timedOut]);
         current = undefined;
-        await closeWithin(tab!, CLOSE_GRACE_MS);
+        // A tab that will not close is a browser that stopped answering: the next page gets a fresh one.
+        if (!(await closeWithin(tab!, CLOSE_GRACE_MS))) await discardBrowser();
         return { ok: true, value, blocked_requests: budget.blocked };
       } catch (error) {
         current = undefined;

@@ -153,12 +153,12 @@ function toFinding(source: SourceMap, page: FetchedPage, violation: PageViolatio
   };
 }
 
-/** Renders one page and audits it; a page that cannot be rendered is reported, not thrown. */
-async function auditPage(renderer: PageRenderer, page: FetchedPage, tags: string[], input: DetectorInput): Promise<DetectedFinding[]> {
+/** Renders one page and audits it; a page that cannot be rendered is reported, not thrown (its failure returned). */
+async function auditPage(renderer: PageRenderer, page: FetchedPage, tags: string[], input: DetectorInput): Promise<DetectedFinding[] | { failure: string }> {
   const outcome = await renderer.evaluate(page, { libraries: [axe.source], run: auditInPage, arg: { tags } });
   if (!outcome.ok) {
     input.reportProblem?.({ url: page.final_url, reason: outcome.reason, detail: outcome.message });
-    return [];
+    return { failure: `${page.final_url}: ${outcome.reason} (${outcome.message})` };
   }
   for (const url of outcome.blocked_requests.slice(0, MAX_BLOCKED_REPORTED)) input.reportProblem?.({ url, reason: 'blocked_subresource', detail: `requested by ${page.final_url}; refused by the scan's network guard` });
   const source = new SourceMap(page);
@@ -181,6 +181,7 @@ export const accessibilityDetector: Detector = {
     const tags = tagsFor(wcagLevelFrom(input.options));
     if (!input.renderer) throw new Error('the accessibility detector renders pages and was given no browser');
     const findings: DetectedFinding[] = [];
+    const failures: string[] = [];
     // One page at a time: each is a browser tab running the page's scripts and axe, bounded apart.
     for (const page of input.crawl.pages.filter(isHtmlPage)) {
       const deadline = input.deadline;
@@ -188,8 +189,13 @@ export const accessibilityDetector: Detector = {
         input.reportProblem?.({ url: page.final_url, reason: 'scan_time_exhausted', detail: 'the detector ran out of time before this page' });
         continue;
       }
-      findings.push(...(await auditPage(input.renderer, page, tags, input)));
+      const audited = await auditPage(input.renderer, page, tags, input);
+      if (Array.isArray(audited)) findings.push(...audited);
+      else failures.push(audited.failure);
     }
+    // Not one page rendered (a browser that cannot start, say): no finding would mean nothing, so the run fails and says why.
+    const attempted = input.crawl.pages.filter(isHtmlPage).length;
+    if (attempted > 0 && failures.length === attempted) throw new Error(`No page could be rendered in the browser: ${failures.slice(0, 3).join('; ')}`);
     return findings;
   },
 };

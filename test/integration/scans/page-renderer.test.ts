@@ -147,6 +147,17 @@ describe('page renderer', () => {
     ]);
   });
 
+  it('fails the run, saying why, when no page could be rendered at all (a browser that cannot start)', async () => {
+    const broken = browserPageRenderer({ allowLoopback: true, resolve, timeoutMs: 1_000, maxBytes: 1_000, pageTimeoutMs: 5_000, networkIdleMs: 100, maxRequestsPerPage: 1, maxBytesPerPage: 1_000, launch: async () => Promise.reject(new Error('no browser on this machine')) });
+    const pages = [page('/a', doc('<p>a</p>')), page('/b', doc('<p>b</p>'))];
+    const problems: PageProblem[] = [];
+
+    const run = accessibilityDetector.run({ target: pages[0].url, crawl: { pages, problems: [] }, fetchPath: async () => undefined, options: {}, renderer: broken, reportProblem: (p) => problems.push(p) });
+
+    await expect(run).rejects.toThrow(/^No page could be rendered in the browser: http:\/\/127\.0\.0\.1:\d+\/a: render_failed \(no browser on this machine\)/);
+    expect(problems.map((p) => p.reason)).toEqual(['render_failed', 'render_failed']);
+  });
+
   it('gives a page no WebSocket and no more requests than its budget', async () => {
     const greedy = page(
       '/greedy',
