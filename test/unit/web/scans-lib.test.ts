@@ -64,3 +64,14 @@ describe('attachmentName', () => {
     expect(attachmentName('attachment', 'scan.json')).toBe('scan.json');
   });
 });
+
+describe('crawl problem reasons', () => {
+  it('says every reason the API gives in words, statuses included', async () => {
+    const { reasonText } = await import('../../../web/src/features/scans/lib/crawl-problem-reasons');
+    expect(reasonText('robots_disallowed')).toBe('disallowed by robots.txt');
+    expect(reasonText('page_crashed')).toBe('crashed the browser');
+    expect(reasonText('blocked_subresource')).toBe('requested by a page and refused by the network guard');
+    expect(reasonText('http_404')).toBe('answered HTTP 404');
+    expect(reasonText('some_new_reason')).toBe('some new reason');
+  });
+});

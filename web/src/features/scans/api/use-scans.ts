@@ -9,7 +9,15 @@ export interface DetectorResult {
   risk_score: number;
   risk_level: string;
   summary: Record<'total' | 'critical' | 'high' | 'medium' | 'low' | 'info', number>;
-  error?: { code?: string; message?: string };
+  /** Why the detector failed, in words. */
+  error?: string;
+}
+
+/** A link or page the scan could not use, and why (reasons: docs/scans.md). */
+export interface CrawlProblem {
+  url: string;
+  reason: string;
+  detail?: string;
 }
 
 export type ScanSummary = components['schemas']['ScanSummary'];
@@ -24,7 +32,7 @@ export type Scan = components['schemas']['Scan'] & {
   estimated_duration_seconds?: number;
   environment?: string;
   metadata?: Record<string, unknown>;
-  crawl_problems?: unknown[];
+  crawl_problems?: CrawlProblem[];
 };
 
 /** How often a running scan is read again. */

@@ -5,6 +5,7 @@ import { StatusBadge } from '../../../components/status-badge';
 import { useCancelScan, type DetectorResult, type Scan } from '../api/use-scans';
 import { detectorLabel, SEVERITIES } from '../lib/finding-filters';
 import { isScanActive, scanProgress } from '../lib/scan-progress';
+import { CrawlProblems } from './crawl-problems';
 import { Risk } from './risk';
 
 function Progress({ scan }: { scan: Scan }) {
@@ -43,7 +44,7 @@ function DetectorTable({ results }: { results: Record<string, DetectorResult> })
               <th scope="row">{detectorLabel(name)}</th>
               <td>
                 <StatusBadge status={result.status} />
-                {result.error?.message && <div className="field-error">{result.error.message}</div>}
+                {result.error && <div className="field-error">{result.error}</div>}
               </td>
               <td>
                 <Risk score={result.risk_score} level={result.risk_level} />
@@ -98,6 +99,7 @@ export function ScanSummary({ scan }: { scan: Scan }) {
         </IfAllowed>
       )}
       {!Array.isArray(scan.detectors) && <DetectorTable results={scan.detectors} />}
+      {scan.crawl_problems && <CrawlProblems problems={scan.crawl_problems} />}
     </section>
   );
 }
