@@ -1,3 +1,4 @@
+import { fingerprintOf } from '#shared/scans/fingerprint';
 import type { DetectedFinding } from '#shared/scans/model';
 
 /**
@@ -11,8 +12,9 @@ import type { DetectedFinding } from '#shared/scans/model';
 /** Other pages kept per finding: enough to find the template, bounded so a finding stays a small item. */
 export const MAX_OTHER_LOCATIONS = 20;
 
-export function groupByFingerprint<T extends DetectedFinding>(detected: readonly T[], fingerprintOf: (finding: T) => string): Map<string, T> {
-  const groups = new Map<string, T>();
+/** The run's findings by fingerprint, each template's problem merged into its first page's finding. */
+export function groupByFingerprint(detected: readonly DetectedFinding[]): Map<string, DetectedFinding> {
+  const groups = new Map<string, DetectedFinding>();
   for (const finding of detected) {
     const key = fingerprintOf(finding);
     const first = groups.get(key);

@@ -30,7 +30,7 @@ export function fingerprintOf(finding: Pick<DetectedFinding, 'detector' | 'rule_
 }
 
 /** A finding about one element of a page's markup, which the same template repeats on other pages. */
-export function isElementFinding(finding: Pick<DetectedFinding, 'detector' | 'location'>): boolean {
+function isElementFinding(finding: Pick<DetectedFinding, 'detector' | 'location'>): boolean {
   return finding.detector === 'accessibility' && Boolean(finding.location.selector) && Boolean(finding.location.snippet);
 }
 

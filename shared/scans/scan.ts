@@ -1,5 +1,5 @@
 import { ConflictError } from '#shared/domain/errors';
-import type { DetectorName, Severity } from '#shared/scans/model';
+import type { DetectorName, PageProblem, Severity } from '#shared/scans/model';
 import type { RiskLevel, SeveritySummary } from '#shared/scans/risk';
 
 export type ScanStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -16,12 +16,7 @@ export interface DetectorRun {
   summary?: SeveritySummary;
   error?: string;
   /** The first 20 pages this run's crawl could not use, and why. */
-  crawl_problems?: CrawlProblem[];
-}
-
-export interface CrawlProblem {
-  url: string;
-  reason: string;
+  crawl_problems?: PageProblem[];
 }
 
 /** A project's crawl settings, copied into each scan (docs/scans.md, "Which pages are scanned"). */
@@ -125,7 +120,7 @@ export function renderScan(scan: Scan) {
  * The pages the scan could not use, and why. Each detector run crawls for itself, with the same
  * settings, so the first completed run's list speaks for the scan.
  */
-function crawlProblemsOf(scan: Scan): { crawl_problems?: CrawlProblem[] } {
+function crawlProblemsOf(scan: Scan): { crawl_problems?: PageProblem[] } {
   const run = scan.detectors.map((name) => scan.runs[name]).find((candidate) => candidate?.status === 'completed');
   return run?.crawl_problems?.length ? { crawl_problems: run.crawl_problems } : {};
 }

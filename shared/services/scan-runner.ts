@@ -3,7 +3,7 @@ import { httpCrawlOptions } from '#shared/adapters/http/fetch-page';
 import { systemClock } from '#shared/domain/clock';
 import { crawl, makeOriginFetcher } from '#shared/scans/crawler/crawl';
 import { detectorNamed } from '#shared/scans/detectors/registry';
-import { findingIdOf, fingerprintOf } from '#shared/scans/fingerprint';
+import { findingIdOf } from '#shared/scans/fingerprint';
 import { groupByFingerprint } from '#shared/scans/finding-groups';
 import type { Finding, Occurrence } from '#shared/scans/finding';
 import type { DetectorName } from '#shared/scans/model';
@@ -70,7 +70,7 @@ export async function runDetector(tenantId: string, scanId: string, detectorName
     } finally {
       await renderer?.close();
     }
-    const byFinding = groupByFingerprint(detected, fingerprintOf);
+    const byFinding = groupByFingerprint(detected);
     const occurrences: Occurrence[] = [...byFinding].map(([fingerprint, finding]) => ({ ...finding, finding_id: findingIdOf(scan.project_id, fingerprint), fingerprint, scan_id: scan.scan_id }));
     await scanRepository.putOccurrences(tenantId, occurrences);
     const risk = assessRisk(occurrences);

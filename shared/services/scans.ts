@@ -57,7 +57,7 @@ export async function updateProject(tenantId: string, projectId: string, request
     name: request.name,
     target: request.target === undefined ? undefined : validTarget(request.target, 'body.target'),
     default_detectors: request.default_detectors,
-    crawl: request.crawl ? { ...withCrawlDefaults(project.crawl), ...request.crawl } : undefined,
+    crawl: request.crawl ? { ...project.crawl, ...request.crawl } : undefined,
     updated_at: systemClock.now().toISOString(),
   });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tagsFor } from '#shared/scans/detectors/accessibility-rules';
 import { launchChromium } from '../browser/support/chromium';
 import { ACCESSIBILITY_SITE_PAGES, startAccessibilitySite, type AccessibilitySite } from '../support/accessibility-site';
-import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../support/local-runtime';
+import { apiClient, scanEnded, startTestRuntime, type TestRuntime } from '../support/local-runtime';
 
 /**
  * The reference a user compares us with: axe-core itself, run by Deque's @axe-core/playwright in
@@ -32,10 +32,7 @@ describe('accessibility findings against axe-core in Chromium', () => {
     const a = apiClient(runtime.baseUrl, runtime.keys.a);
     const project = await a('POST', '/projects', { name: 'Harbour Books', target: site.url, crawl: { max_pages: 10, timeout_seconds: 5 } });
     const created = await a('POST', `/projects/${project.body.project_id}/scans`, { detectors: ['accessibility'], detector_options: { accessibility: { wcag_level: 'AA' } } });
-    scan = await eventually(async () => {
-      const { body } = await a('GET', `/scans/${created.body.scan_id}`);
-      return ['completed', 'failed'].includes(body.status) ? body : undefined;
-    }, 150_000, 500);
+    scan = await scanEnded(a, created.body.scan_id, 150_000);
     const { body } = await a('GET', `/scans/${created.body.scan_id}/findings?limit=200`);
     expect(body.next_cursor ?? null).toBeNull();
     ours = {};

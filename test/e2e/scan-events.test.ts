@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../support/local-runtime';
+import { apiClient, eventually, scanEnded, startTestRuntime, type TestRuntime } from '../support/local-runtime';
 import { startTestSite, type TestSite } from '../support/test-site-server';
 import { startReceiver } from '../support/webhook-receiver';
 
@@ -33,10 +33,7 @@ describe("a scan's events in the event log and on webhooks", () => {
   it('records created, started and completed with the risk and the counts, and delivers the ending to a webhook', async () => {
     const project = (await a('POST', '/projects', { name: 'Events site', target: site.url, crawl: { max_pages: 3, timeout_seconds: 2 } })).body;
     const scan = (await a('POST', `/projects/${project.project_id}/scans`, { detectors: ['security'], metadata: { branch: 'main' } })).body;
-    const done = await eventually(async () => {
-      const { body } = await a('GET', `/scans/${scan.scan_id}`);
-      return ['completed', 'failed'].includes(body.status) ? body : undefined;
-    }, 60_000);
+    const done = await scanEnded(a, scan.scan_id, 60_000);
 
     const events = await eventsOf(scan.scan_id);
     expect(events.map((event) => event.type)).toEqual(['scan.created', 'scan.started', `scan.${done.status}`]);

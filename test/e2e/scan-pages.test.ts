@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../support/local-runtime';
+import { apiClient, scanEnded, startTestRuntime, type TestRuntime } from '../support/local-runtime';
 import { startDuplicateUrlSite, type DuplicateUrlSite } from '../support/duplicate-url-site';
 
 let runtime: TestRuntime;
@@ -22,10 +22,7 @@ describe('a scan of the duplicate-URL site audits each page once', () => {
     const project = await a('POST', '/projects', { name: 'Duplicate URLs', target: site.url, crawl: { max_pages: 20, timeout_seconds: 2, exclude: ['/drafts/'] } });
     expect(project.status).toBe(201);
     const created = await a('POST', `/projects/${project.body.project_id}/scans`, { detectors: ['accessibility'] });
-    scan = await eventually(async () => {
-      const { body } = await a('GET', `/scans/${created.body.scan_id}`);
-      return ['completed', 'failed'].includes(body.status) ? body : undefined;
-    }, 90_000, 250);
+    scan = await scanEnded(a, created.body.scan_id);
   }, 180_000);
 
   afterAll(async () => {

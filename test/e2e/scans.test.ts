@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../support/local-runtime';
+import { apiClient, scanEnded, startTestRuntime, type TestRuntime } from '../support/local-runtime';
 import { pdfText } from '../support/pdf-text';
 import { startTestSite, type TestSite } from '../support/test-site-server';
 import { sarifSchema } from '../support/sarif-schema';
@@ -14,12 +14,7 @@ let b: ReturnType<typeof apiClient>;
 let projectId: string;
 let firstScan: any;
 
-async function finishedScan(scanId: string) {
-  return eventually(async () => {
-    const { body } = await a('GET', `/scans/${scanId}`);
-    return ['completed', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
-  }, 90_000, 250);
-}
+const finishedScan = (scanId: string) => scanEnded(a, scanId);
 
 async function allFindings(scanId: string, query = '') {
   const ids: any[] = [];

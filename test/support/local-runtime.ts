@@ -74,6 +74,14 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
   }
 }
 
+/** The scan once it ended (completed, failed or cancelled), read through `api` every 250 ms. */
+export function scanEnded(api: ReturnType<typeof apiClient>, scanId: string, timeoutMs = 90_000): Promise<any> {
+  return eventually(async () => {
+    const { body } = await api('GET', `/scans/${scanId}`);
+    return ['completed', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+  }, timeoutMs, 250);
+}
+
 /** The task once it ended (complete, failed or cancelled), read through `api`. */
 export function taskEnded(api: ReturnType<typeof apiClient>, taskId: string, timeoutMs = 30_000): Promise<any> {
   return eventually(async () => {

@@ -40,6 +40,11 @@ export function chromiumArgs(ownBuild: boolean): string[] {
   return [...serverless, ...NETWORK_LOCKDOWN_FLAGS, `--js-flags=--max-old-space-size=${PAGE_HEAP_MB}`];
 }
 
+/** CHROMIUM_PATH when set, else @sparticuz/chromium's binary, inflated into /tmp on first use. */
+export async function chromiumExecutablePath(): Promise<string> {
+  return process.env[CHROMIUM_PATH_ENV] || (await sparticuz.executablePath(process.env[CHROMIUM_BIN_DIR_ENV] || undefined));
+}
+
 /** A running browser and the way to end it even when it no longer answers. */
 export interface LaunchedBrowser {
   browser: Browser;
@@ -54,7 +59,7 @@ export interface LaunchedBrowser {
  */
 export async function launchChromium(): Promise<LaunchedBrowser> {
   const override = process.env[CHROMIUM_PATH_ENV];
-  const executablePath = override || (await sparticuz.executablePath(process.env[CHROMIUM_BIN_DIR_ENV] || undefined));
+  const executablePath = await chromiumExecutablePath();
   const server = await chromium.launchServer({ executablePath, args: chromiumArgs(!override), headless: true, timeout: 30_000, host: '127.0.0.1', wsPath: `/${randomUUID()}` });
   try {
     const browser = await chromium.connect(server.wsEndpoint(), { timeout: 30_000 });

@@ -183,7 +183,8 @@ export const accessibilityDetector: Detector = {
     const findings: DetectedFinding[] = [];
     const failures: string[] = [];
     // One page at a time: each is a browser tab running the page's scripts and axe, bounded apart.
-    for (const page of input.crawl.pages.filter(isHtmlPage)) {
+    const pages = input.crawl.pages.filter(isHtmlPage);
+    for (const page of pages) {
       const deadline = input.deadline;
       if (deadline !== undefined && Date.now() >= deadline) {
         input.reportProblem?.({ url: page.final_url, reason: 'scan_time_exhausted', detail: 'the detector ran out of time before this page' });
@@ -194,8 +195,7 @@ export const accessibilityDetector: Detector = {
       else failures.push(audited.failure);
     }
     // Not one page rendered (a browser that cannot start, say): no finding would mean nothing, so the run fails and says why.
-    const attempted = input.crawl.pages.filter(isHtmlPage).length;
-    if (attempted > 0 && failures.length === attempted) throw new Error(`No page could be rendered in the browser: ${failures.slice(0, 3).join('; ')}`);
+    if (pages.length > 0 && failures.length === pages.length) throw new Error(`No page could be rendered in the browser: ${failures.slice(0, 3).join('; ')}`);
     return findings;
   },
 };

@@ -3,7 +3,7 @@ import { deliverWebhook, MAX_RESPONSE_BYTES } from '#shared/adapters/http/delive
 import { fetchPage, httpCrawlOptions } from '#shared/adapters/http/fetch-page';
 import { crawl, MAX_REDIRECTS } from '#shared/scans/crawler/crawl';
 import { MAX_BODY_DEPTH } from '#shared/http/json-body';
-import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { apiClient, eventually, scanEnded, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { startHostileServer, type Behaviour, type HostileServer } from '../../support/hostile-server';
 import { startSlackApiServer, type SlackApiServer } from '../../support/providers/slack-api-server';
 import { rawClient } from '../../support/raw-http';
@@ -296,10 +296,7 @@ describe('OWASP API4/API10', () => {
       const scan = await a('POST', `/projects/${project.body.project_id}/scans`, { detectors: ['security'] });
       const task = await a('POST', '/tasks', validBodies['POST /tasks']);
 
-      const finished = await eventually(async () => {
-        const { body } = await a('GET', `/scans/${scan.body.scan_id}`);
-        return ['completed', 'failed'].includes(body.status) ? body : undefined;
-      }, 60_000, 250);
+      const finished = await scanEnded(a, scan.body.scan_id, 60_000);
       expect(finished.status).toBe('completed');
       const deliveries = await eventually(async () => {
         const { body } = await a('GET', `/webhooks/${hook.body.webhook_id}/deliveries`);

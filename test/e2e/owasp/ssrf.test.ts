@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { httpCrawlOptions } from '#shared/adapters/http/fetch-page';
 import { assertDeliverableUrl, UndeliverableUrlError } from '#shared/adapters/http/ssrf-guard';
 import { crawl } from '#shared/scans/crawler/crawl';
-import { apiClient, eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { apiClient, eventually, scanEnded, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { startHostileServer, type HostileServer } from '../../support/hostile-server';
 import { startTestSite } from '../../support/test-site-server';
 
@@ -157,10 +157,7 @@ describe('API7 Server Side Request Forgery (runtime without loopback allowances)
       expect(project.status).toBe(201);
 
       const scan = await a('POST', `/projects/${project.body.project_id}/scans`, { detectors: ['security'] });
-      const finished = await eventually(async () => {
-        const { body } = await a('GET', `/scans/${scan.body.scan_id}`);
-        return ['completed', 'failed'].includes(body.status) ? body : undefined;
-      }, 60_000, 250);
+      const finished = await scanEnded(a, scan.body.scan_id, 60_000);
 
       // the detector run fails with the refusal as its reason: nothing was fetched
       expect(finished.detectors.security.status).toBe('failed');

@@ -20,7 +20,7 @@ function detected(url: string, overrides: Partial<DetectedFinding> = {}, locatio
 
 describe('one template’s problem is one finding', () => {
   it('groups the same element problem across pages at the first page, with the others as locations', () => {
-    const groups = groupByFingerprint([detected('https://s.test/'), detected('https://s.test/a', {}, { line: 7 }), detected('https://s.test/b')], fingerprintOf);
+    const groups = groupByFingerprint([detected('https://s.test/'), detected('https://s.test/a', {}, { line: 7 }), detected('https://s.test/b')]);
 
     expect([...groups.values()]).toEqual([
       expect.objectContaining({
@@ -40,7 +40,6 @@ describe('one template’s problem is one finding', () => {
         detected('https://s.test/', { detector: 'security', rule_id: 'security.missing-hsts' }, { selector: 'header:strict-transport-security', snippet: undefined }),
         detected('https://s.test/a', { detector: 'security', rule_id: 'security.missing-hsts' }, { selector: 'header:strict-transport-security', snippet: undefined }),
       ],
-      fingerprintOf,
     );
 
     expect(groups.size).toBe(5);
@@ -49,7 +48,7 @@ describe('one template’s problem is one finding', () => {
 
   it('counts every page but keeps the first few places, and ignores a page seen twice', () => {
     const pages = Array.from({ length: MAX_OTHER_LOCATIONS + 10 }, (_, i) => detected(`https://s.test/p${i}`));
-    const [grouped] = groupByFingerprint([...pages, detected('https://s.test/p3')], fingerprintOf).values();
+    const [grouped] = groupByFingerprint([...pages, detected('https://s.test/p3')]).values();
 
     expect(grouped.page_count).toBe(MAX_OTHER_LOCATIONS + 10);
     expect(grouped.other_locations).toHaveLength(MAX_OTHER_LOCATIONS);
