@@ -37,10 +37,14 @@ export function Composer({ session }: { session: Session }) {
     }
     setInputError('');
     if (!content.trim()) return;
-    send.mutate(
-      { sessionId: session.session_id, content: content.trim(), ...(taskType ? { task_type: taskType, input: parsed } : {}) },
-      { onSuccess: () => (setContent(''), setTaskType(''), setInput('{}')) },
-    );
+    const sent = { content, taskType, input };
+    // Cleared only where they still hold what was sent: the person may already be writing the next message.
+    const clearIfSent = () => {
+      setContent((now) => (now === sent.content ? '' : now));
+      setTaskType((now) => (now === sent.taskType ? '' : now));
+      setInput((now) => (now === sent.input ? '{}' : now));
+    };
+    send.mutate({ sessionId: session.session_id, content: content.trim(), ...(taskType ? { task_type: taskType, input: parsed } : {}) }, { onSuccess: clearIfSent });
   };
   const shownInputError = inputError || (inputApiError ? `${inputApiError[0]}: ${inputApiError[1]}` : '');
   return (
