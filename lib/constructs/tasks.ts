@@ -5,16 +5,9 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TASK_QUEUES, TOOL_CALL_QUEUE, SCAN_DETECTOR_QUEUE, RETENTION_QUEUE, WEBHOOK_DELIVERY_QUEUE, allQueues, consumers, toolProxy as toolProxyConsumer, visibilityTimeoutSeconds, type ConsumerDefinition, type QueueDefinition } from '#shared/config/topology';
 import type { TaskPriority } from '#shared/domain/task';
+import { queueMaxConcurrency } from '#shared/config/lambda-concurrency';
 import { GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
 import { CHROMIUM_ARCHITECTURE, CHROMIUM_ENVIRONMENT, CHROMIUM_EPHEMERAL_MB, chromiumLayer } from '#lib/constructs/chromium-layer';
-
-/**
- * SQS has no message priority, and three event source mappings on one function are polled
- * independently. Capping each mapping's concurrency splits the worker's capacity into shares,
- * so under load high-priority tasks get four times the workers of low ones and a flood of
- * low-priority work cannot starve the rest (the local runtime drains queues strictly in order).
- */
-const MAX_CONCURRENCY: Record<TaskPriority, number> = { high: 20, normal: 10, low: 5 };
 
 /**
  * Construct ids that predate deriving consumers from topology.ts: changing one would replace the
@@ -65,7 +58,6 @@ export class Tasks extends Construct {
     this.deliveries = byName(WEBHOOK_DELIVERY_QUEUE);
     this.resources = { ...rest, taskQueues: this.queues, toolCallQueue: this.toolCalls, deliveryQueue: this.deliveries, scanQueue: byName(SCAN_DETECTOR_QUEUE), retentionQueue: byName(RETENTION_QUEUE) };
 
-    const maxConcurrency = new Map(priorities.map(([priority, definition]) => [definition.name, MAX_CONCURRENCY[priority]]));
     const definitionsByName = new Map(allQueues.map((definition) => [definition.name, definition]));
     let browser: ReturnType<typeof chromiumLayer> | undefined;
     const consumer = (definition: ConsumerDefinition): GatehouseFunction => {
@@ -86,7 +78,8 @@ export class Tasks extends Construct {
             batchSize: definition.batchSize,
             // Consumers return failed message ids, so one bad message does not redeliver the batch.
             reportBatchItemFailures: true,
-            maxConcurrency: maxConcurrency.get(name),
+            // Shares of the account's concurrency, so one kind of work cannot take all of it.
+            maxConcurrency: queueMaxConcurrency(name),
           }),
         );
         // The deliverer dead-letters a delivery whose retries are exhausted itself: retries are new
