@@ -24,6 +24,7 @@ import { Construct } from 'constructs';
 import { API_VERSION } from '#functions/routes';
 import { DASHBOARD_SCOPES, type SignIn } from '#lib/constructs/sign-in';
 import { dashboardHeaders } from '#lib/constructs/dashboard-headers';
+import { DashboardDomain } from '#lib/constructs/dashboard-domain';
 import { ensureDashboardBuiltSync } from '#lib/bundling/dashboard-build';
 import { acknowledgeDashboardFindings, acknowledgeSiteDeployment } from '#lib/nag';
 
@@ -62,7 +63,7 @@ export interface DashboardProps {
 export class Dashboard extends Construct {
   public readonly bucket: Bucket;
   public readonly distribution: Distribution;
-  /** `https://<distribution domain>`, without a trailing slash. */
+  /** `https://<custom domain>` when context names one, else `https://<distribution domain>`; without a trailing slash. */
   public readonly origin: string;
 
   public constructor(scope: Construct, id: string, props: DashboardProps) {
@@ -100,8 +101,11 @@ export class Dashboard extends Construct {
       origin: new HttpOrigin(`${api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
     };
 
+    // The operator's own domain and certificate when CDK context names them (DashboardDomain).
+    const domain = DashboardDomain.fromContext(this, 'Domain');
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Gatehouse dashboard and API',
+      ...(domain ? { domainNames: [domain.domainName], certificate: domain.certificate } : {}),
       defaultRootObject: 'index.html',
       httpVersion: HttpVersion.HTTP2_AND_3,
       defaultBehavior: {
@@ -114,13 +118,16 @@ export class Dashboard extends Construct {
       },
       additionalBehaviors,
     });
-    this.origin = `https://${this.distribution.distributionDomainName}`;
+    this.origin = domain?.origin ?? `https://${this.distribution.distributionDomainName}`;
     acknowledgeDashboardFindings(this.distribution, this.bucket);
 
     this.deploySite(site, signIn);
     signIn.allowDashboard(this.origin);
 
     new CfnOutput(this, 'Url', { value: `${this.origin}/`, description: 'The dashboard (and the API under /v1 on the same origin)' }).overrideLogicalId('DashboardUrl');
+    if (domain) {
+      new CfnOutput(this, 'DomainTarget', { value: this.distribution.distributionDomainName, description: `Point ${domain.domainName} here: a CNAME record, or a Route 53 alias record` }).overrideLogicalId('DashboardDomainTarget');
+    }
   }
 
   /**

@@ -119,7 +119,7 @@ export class SignIn extends Construct {
   }
 
   /**
-   * Lets the dashboard at `origin` (`https://<distribution domain>`) sign people in: the
+   * Lets the dashboard at `origin` (`https://<distribution domain>`, or its custom domain) sign people in: the
    * authorization code grant (the dashboard sends PKCE) with the dashboard's scopes, redirecting to
    * `<origin>/callback` after sign-in and to `<origin>/` after sign-out. Applied after the client
    * exists with UpdateUserPoolClient (see the class comment), which replaces every setting, so the

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_DIST_DIR, dashboardIsStale } from '#lib/bundling/dashboard-build';
 import { builtDashboardSource, SPA_FALLBACK_CODE } from '#lib/constructs/dashboard';
 import { synthGatehouse, synthGatehouseAssemblyDir } from './synth';
-import { getAttTarget, idAtPath, type CfnResource } from './template-queries';
+import { deployedDashboardConfig, getAttTarget, idAtPath, type CfnResource } from './template-queries';
 
 /** The managed CloudFront policies the behaviors use, by id (documented by AWS, stable). */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -155,11 +155,7 @@ describe('dashboard on AWS', () => {
 
     it('writes config.json at deploy time: the API on the same origin, the pool as issuer, the app client, and the sign-out URL', () => {
       const entry = deployments().find(({ Properties }) => Properties.SourceMarkers?.length === 2)!.Properties;
-      const markers = entry.SourceMarkers[1] as Record<string, unknown>;
-      const key = (entry.SourceObjectKeys[1] as string).replace(/\.zip$/, '');
-      let text = readFileSync(join(synthGatehouseAssemblyDir(), `asset.${key}`, 'config.json'), 'utf8');
-      for (const [marker, value] of Object.entries(markers)) text = text.replaceAll(marker, JSON.stringify(value).replaceAll('"', "'"));
-      const config = JSON.parse(text);
+      const config = deployedDashboardConfig(template, synthGatehouseAssemblyDir());
       const ref = (id: string) => JSON.stringify({ Ref: id }).replaceAll('"', "'");
       const getAtt = (id: string, attribute: string) => JSON.stringify({ 'Fn::GetAtt': [id, attribute] }).replaceAll('"', "'");
       const cloudFront = getAtt(distributionId, 'DomainName');

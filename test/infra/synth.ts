@@ -18,6 +18,8 @@ export interface SynthOptions {
   bundle?: boolean;
   /** Where the cloud assembly goes when bundling, to inspect the bundles. */
   outdir?: string;
+  /** CDK context on top of cdk.json's, as `-c key=value` gives it (`gatehouse:dashboardDomain`). */
+  context?: Record<string, string>;
 }
 
 /** A stand-in for the built dashboard: tests do not build the web app. */
@@ -57,8 +59,8 @@ export function synthGatehouseStack(options: SynthOptions = {}): Stack {
   return synthesized(options).stack;
 }
 
-function synthesized({ bundle = false, outdir }: SynthOptions): Synthesized {
-  const key = `${bundle}:${outdir ?? ''}`;
+function synthesized({ bundle = false, outdir, context = {} }: SynthOptions): Synthesized {
+  const key = `${bundle}:${outdir ?? ''}:${JSON.stringify(context)}`;
   let synth = cache.get(key);
   if (!synth) {
     const app = new App({
@@ -70,6 +72,7 @@ function synthesized({ bundle = false, outdir }: SynthOptions): Synthesized {
         // As `cdk synth` does: resources carry their construct path, so tests can find them by name.
         'aws:cdk:enable-path-metadata': true,
         ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+        ...context,
       },
     });
     const stack = new GatehouseStack(app, 'Gatehouse', { dashboardSite: TEST_DASHBOARD_SITE });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { API_VERSION, authorizer, routes, type RouteDefinition } from '#functions/routes';
 import { consumers, eventFanOut, eventTriggerConsumer, recurringJobs, scheduleTargetAccess, scheduleTargets, taskWorker, type ConsumerDefinition } from '#shared/config/topology';
@@ -242,4 +244,18 @@ export function providerFunctionIds(template: Template): string[] {
 export function serviceFunctions(template: Template): Record<string, CfnResource> {
   const providers = new Set(providerFunctionIds(template));
   return Object.fromEntries(Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>).filter(([id]) => !providers.has(id)));
+}
+
+/**
+ * The dashboard's config.json as the deploy writes it: read from the staged asset, each deploy-time
+ * marker replaced by the reference it stands for (its JSON, with single quotes).
+ */
+export function deployedDashboardConfig(template: Template, assemblyDir: string): Record<string, any> {
+  const deployments = Object.values(template.findResources('Custom::CDKBucketDeployment')) as CfnResource[];
+  const entry = deployments.find(({ Properties }) => Properties.SourceMarkers?.length === 2)!.Properties;
+  const markers = entry.SourceMarkers[1] as Record<string, unknown>;
+  const key = (entry.SourceObjectKeys[1] as string).replace(/\.zip$/, '');
+  let text = readFileSync(join(assemblyDir, `asset.${key}`, 'config.json'), 'utf8');
+  for (const [marker, value] of Object.entries(markers)) text = text.replaceAll(marker, JSON.stringify(value).replaceAll('"', "'"));
+  return JSON.parse(text);
 }
