@@ -21,6 +21,13 @@ const FILE_TIMEOUT_MS = 240_000;
 const SKIPPED: { file: string; firstLine: string; why: string }[] = [
   { file: 'README.md', firstLine: 'npm install && npm start', why: 'installs and starts the runtime this test starts itself; its `npm test` would run this test again' },
   { file: 'docs/benchmarks.md', firstLine: 'npm run bench', why: 'runs for minutes with runtimes of its own, and rewrites docs/benchmarks.md' },
+  { file: 'docs/deploying.md', firstLine: 'npx cdk bootstrap', why: 'bootstraps an AWS account' },
+  { file: 'docs/deploying.md', firstLine: 'npm run preflight', why: 'reads an AWS account; test/integration/preflight.test.ts runs it against loopback AWS APIs' },
+  { file: 'docs/deploying.md', firstLine: 'aws service-quotas request-service-quota-increase', why: 'asks AWS for a quota increase' },
+  { file: 'docs/deploying.md', firstLine: 'aws sesv2 put-account-details', why: 'asks AWS for SES production access' },
+  { file: 'docs/deploying.md', firstLine: 'aws sesv2 create-email-identity', why: 'creates SES identities in an AWS account' },
+  { file: 'docs/deploying.md', firstLine: 'aws acm request-certificate', why: 'requests a certificate in an AWS account' },
+  { file: 'docs/deploying.md', firstLine: 'aws ses set-active-receipt-rule-set', why: "activates a deployed stack's receipt rule set" },
   { file: 'docs/deploying.md', firstLine: 'npx cdk deploy', why: 'deploys to an AWS account' },
   { file: 'docs/deploying.md', firstLine: 'aws cognito-idp admin-create-user', why: 'creates a person in a deployed Cognito user pool' },
   { file: 'docs/deploying.md', firstLine: 'curl -sf -X POST <DashboardUrl>v1/members', why: 'calls a deployed stack, with its outputs filled in by hand' },
