@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { listenOnLoopback } from './loopback-listen';
 import type { RecordedAnswer } from '../preflight-answers';
 
 /** The services the preflight reads, and the one request of each it makes. */
@@ -72,12 +73,6 @@ export async function startAwsAccountServer(answers: Record<AccountService, Reco
       response.end(JSON.stringify(answer.body ?? {}));
     });
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    state,
-    close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))),
-  };
+  const { endpoint, close } = await listenOnLoopback(server);
+  return { endpoint, state, close };
 }

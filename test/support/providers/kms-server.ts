@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
+import { listenOnLoopback } from './loopback-listen';
 
 /**
  * AWS KMS's JSON protocol (`X-Amz-Target: TrentService.<Operation>`) on loopback, for the real
@@ -63,12 +64,6 @@ export async function startKmsServer(keyIds: string[]) {
       return error('UnknownOperationException', target);
     });
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    state,
-    close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))),
-  };
+  const { endpoint, close } = await listenOnLoopback(server);
+  return { endpoint, state, close };
 }
