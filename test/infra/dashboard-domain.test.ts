@@ -2,8 +2,9 @@ import { App, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_DOMAIN_CONTEXT, DashboardDomain } from '#lib/constructs/dashboard-domain';
+import { nagChecks } from '#lib/nag';
 import { GatehouseStack } from '#lib/stack';
-import { synthGatehouse, synthGatehouseAssemblyDir, TEST_DASHBOARD_SITE } from './synth';
+import { synthGatehouse, synthGatehouseAssemblyDir, synthGatehouseStack, TEST_DASHBOARD_SITE } from './synth';
 import { deployedDashboardConfig, idAtPath, type CfnResource } from './template-queries';
 
 const DOMAIN = 'gatehouse.example.com';
@@ -81,6 +82,12 @@ describe('custom dashboard domain (gatehouse:dashboardDomain, gatehouse:dashboar
       expect(config.oidc.logoutUrl).toMatch(new RegExp(`&logout_uri=https://${DOMAIN.replaceAll('.', '\\.')}/$`));
       template.hasOutput('DashboardUrl', { Value: `https://${DOMAIN}/` });
     });
+
+    it('passes cdk-nag AwsSolutions with the domain on, as `cdk deploy -c ...` checks it', () => {
+      const report = nagChecks().validateScope(synthGatehouseStack({ context: CONTEXT }));
+
+      expect(report.violations.flatMap(({ ruleName, violatingResources }) => violatingResources.map(({ constructPath }) => `${ruleName} at ${constructPath}`))).toEqual([]);
+    }, 120_000);
 
     it('outputs where the DNS record points: the distribution\'s own domain', () => {
       template.hasOutput('DashboardDomainTarget', { Value: { 'Fn::GetAtt': [distributionId, 'DomainName'] } });
