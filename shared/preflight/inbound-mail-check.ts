@@ -40,6 +40,6 @@ export function inboundMailFinding(region: string, option: InboundMailOption): F
     check: 'inbound-mail',
     verdict: 'note',
     summary: `SES receives mail in ${region}: the stack creates the receipt rule set for mail triggers.`,
-    action: 'After the deploy: point the inbound domain\'s MX record at SES and activate the rule set (docs/deploying.md, "Before you deploy"); or deploy with ' + off + '.',
+    action: `Verify the inbound domain in SES; after the deploy, point its MX record at SES and activate the rule set (docs/deploying.md, "Before you deploy", steps 5, 7 and 8). Or deploy with ${off}.`,
   };
 }
