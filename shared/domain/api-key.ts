@@ -41,6 +41,29 @@ export interface ApiKeyRecord {
   created_by?: Principal;
   /** The custom agent (slug) a key of role `agent` works for; absent on every other key. */
   agent?: string;
+  /**
+   * The person (user id) whose power the key never exceeds (shared/domain/key-binding.ts): its
+   * creator, or the person a creating key was bound to. Absent on keys made outside the API and on
+   * keys of unbound keys; keys created by a person before binding existed are bound by `created_by`.
+   */
+  bound_to?: string;
+  /** The role the key was created with, once a demotion of its person capped `role` below it. */
+  granted_role?: Role;
+  /** Why the key was revoked when the service revoked it (`creator_removed`, `creator_demoted`). */
+  revoked_reason?: string;
+}
+
+/** The person a key is bound to: `bound_to`, or the person who created it through the API. */
+export function boundPersonOf(record: Pick<ApiKeyRecord, 'bound_to' | 'created_by'>): string | undefined {
+  return record.bound_to ?? (record.created_by?.type === 'user' ? record.created_by.id : undefined);
+}
+
+/**
+ * What a key may do now: the role it acts with (undefined: none, it is refused though not yet
+ * revoked, its person being removed or no longer allowed any role the key has).
+ */
+export interface KeyStanding {
+  role: Role | undefined;
 }
 
 /** The role a key acts with. */
@@ -48,18 +71,30 @@ export function roleOf(record: Pick<ApiKeyRecord, 'role'>): Role {
   return record.role ?? DEFAULT_ROLE;
 }
 
-/** A key as the API shows it: never its hash, never the key itself. */
-export function renderApiKey(record: ApiKeyRecord) {
+/**
+ * A key as the API shows it: never its hash, never the key itself. `standing` (default: the stored
+ * role) is what the key may do now under its person: `role` is what it acts with, `granted_role`
+ * what it was created with, `capped` whether the first is below the second, `suspended` whether
+ * it is refused though not revoked.
+ */
+export function renderApiKey(record: ApiKeyRecord, standing: KeyStanding = { role: roleOf(record) }) {
+  const granted = record.granted_role ?? roleOf(record);
+  const role = standing.role ?? roleOf(record);
   return {
     key_id: record.key_id,
     name: record.name ?? null,
-    role: roleOf(record),
+    role,
+    granted_role: granted,
+    capped: role !== granted,
+    suspended: !record.revoked_at && standing.role === undefined,
+    bound_to: boundPersonOf(record) ?? null,
     display_prefix: record.display_prefix,
     created_at: record.created_at,
     created_by: record.created_by ?? null,
     last_used_at: record.last_used_at ?? null,
     ...(record.agent ? { agent: record.agent } : {}),
     ...(record.revoked_at ? { revoked_at: record.revoked_at } : {}),
+    ...(record.revoked_reason ? { revoked_reason: record.revoked_reason } : {}),
   };
 }
 

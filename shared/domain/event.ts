@@ -23,6 +23,8 @@ export const EVENT_TYPES = [
   // Administrative changes, each with `data.principal`: the tenant's audit log.
   'api_key.created',
   'api_key.revoked',
+  // A key bound to a person who was demoted: its role lowered to what the person may still do.
+  'api_key.role_capped',
   'member.added',
   'member.role_changed',
   'member.removed',

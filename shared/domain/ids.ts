@@ -7,7 +7,7 @@ import { decodeTime, encodeTime, monotonicFactory } from 'ulid';
  */
 const nextUlid = monotonicFactory();
 
-export type IdPrefix = 'tsk' | 'art' | 'agt' | 'evt' | 'key' | 'req' | 'apr' | 'whk' | 'prj' | 'scn' | 'usr' | 'ses' | 'msg' | 'trg' | 'run' | 'int' | 'tcl' | 'lse';
+export type IdPrefix = 'tsk' | 'art' | 'agt' | 'evt' | 'key' | 'req' | 'apr' | 'whk' | 'prj' | 'scn' | 'usr' | 'ses' | 'msg' | 'trg' | 'run' | 'int' | 'tcl' | 'lse' | 'kbj';
 
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   return `${prefix}_${nextUlid(now).toLowerCase()}`;

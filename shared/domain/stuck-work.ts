@@ -94,4 +94,7 @@ export interface SweepReport {
   detectorRunsRedriven: number;
   toolCallsRedispatched: number;
   approvalsPending: number;
+  /** API keys capped or revoked by the jobs that follow people demoted or removed (key-binding.ts). */
+  apiKeysCapped: number;
+  apiKeysRevoked: number;
 }

@@ -1,17 +1,34 @@
 import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
 import { apiKeyRepository } from '#shared/adapters/dynamodb/api-key-repository';
+import { memberRepository } from '#shared/adapters/dynamodb/member-repository';
 import { adminEvent } from '#shared/domain/admin-events';
-import { API_KEY_PREFIX, bearerToken, generateApiKey, hashApiKey, hashesEqual, LAST_USED_RESOLUTION_MS, passesOfflineChecks, roleOf, shouldRecordUse, type ApiKeyRecord, type ApiKeySource } from '#shared/domain/api-key';
+import { API_KEY_PREFIX, bearerToken, boundPersonOf, generateApiKey, hashApiKey, hashesEqual, LAST_USED_RESOLUTION_MS, passesOfflineChecks, roleOf, shouldRecordUse, type ApiKeyRecord, type ApiKeySource, type KeyStanding } from '#shared/domain/api-key';
+import { roleWithin } from '#shared/domain/key-binding';
 import { systemClock, type Clock } from '#shared/domain/clock';
 import { ForbiddenError, InvalidRequestError, NotFoundError, UnauthorizedError } from '#shared/domain/errors';
 import { isCustomAgent } from '#shared/domain/agent-deployment';
 import { newId } from '#shared/domain/ids';
-import { allows, DEFAULT_ROLE, type Caller, type Role } from '#shared/domain/roles';
+import { allows, DEFAULT_ROLE, type Caller, type MemberRole, type Role } from '#shared/domain/roles';
+
+/** A bound key's standing under its person's current role (undefined: the person is no member). */
+function standingUnder(record: ApiKeyRecord, personRole: MemberRole | undefined): KeyStanding {
+  if (!boundPersonOf(record)) return { role: roleOf(record) };
+  return { role: personRole === undefined ? undefined : roleWithin(roleOf(record), personRole) };
+}
+
+/** What a key may do now: a bound key is capped at its person's current role, refused once they are gone. */
+async function standingOf(record: ApiKeyRecord): Promise<KeyStanding> {
+  const person = boundPersonOf(record);
+  if (!person) return { role: roleOf(record) };
+  return standingUnder(record, (await memberRepository.get(record.tenant_id, person))?.role);
+}
 
 /**
  * Resolves an `Authorization` header to the key's tenant, principal and role, or throws
  * UnauthorizedError. A token that fails the offline checks (a `gh_live_` key with a wrong
- * checksum) never reaches the table.
+ * checksum) never reaches the table. A key bound to a person acts with at most that person's
+ * current role, and not at all once they are removed: a demotion holds before the job that caps
+ * the stored key has run.
  */
 export async function authenticate(authorization: string | undefined, clock: Clock = systemClock): Promise<Caller> {
   const token = bearerToken(authorization);
@@ -21,11 +38,14 @@ export async function authenticate(authorization: string | undefined, clock: Clo
   const record = await apiKeyRepository.findByHash(keyHash);
   // The lookup is by hash; comparing again in constant time keeps timing independent of the key.
   if (!record || !hashesEqual(record.key_hash, keyHash) || record.revoked_at) throw new UnauthorizedError('The API key is unknown or revoked.');
+  const { role } = await standingOf(record);
+  // The same answer as a revoked key: the job revokes it shortly, and a caller learns nothing more.
+  if (!role) throw new UnauthorizedError('The API key is unknown or revoked.');
   const now = clock.now();
   if (shouldRecordUse(record.last_used_at, now)) {
     await apiKeyRepository.touch(keyHash, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS + 1).toISOString());
   }
-  return { tenantId: record.tenant_id, principal: { type: 'api_key', id: record.key_id, ...(record.name ? { name: record.name } : {}) }, role: roleOf(record), ...(record.agent ? { agent: record.agent } : {}) };
+  return { tenantId: record.tenant_id, principal: { type: 'api_key', id: record.key_id, ...(record.name ? { name: record.name } : {}) }, role, ...(record.agent ? { agent: record.agent } : {}) };
 }
 
 export interface NewApiKey {
@@ -37,7 +57,7 @@ export interface NewApiKey {
   role?: Role;
 }
 
-function newRecord(tenantId: string, plaintext: string, fields: Omit<NewApiKey, 'plaintext'> & Pick<ApiKeyRecord, 'created_by' | 'agent'>): ApiKeyRecord {
+function newRecord(tenantId: string, plaintext: string, fields: Omit<NewApiKey, 'plaintext'> & Pick<ApiKeyRecord, 'created_by' | 'agent' | 'bound_to'>): ApiKeyRecord {
   return {
     key_id: newId('key'),
     tenant_id: tenantId,
@@ -75,8 +95,19 @@ async function workerAgentOf(tenantId: string, slug: string): Promise<string> {
 }
 
 /**
+ * The person a new key of `caller` is bound to: the caller if a person, else the person the
+ * calling key is bound to (so a bound key cannot mint an unbound one). Keys of unbound keys (made
+ * outside the API: the tenant's operators') are unbound too.
+ */
+async function bindingFor(caller: Caller): Promise<string | undefined> {
+  if (caller.principal.type === 'user') return caller.principal.id;
+  const creator = await apiKeyRepository.findById(caller.tenantId, caller.principal.id);
+  return creator ? boundPersonOf(creator) : undefined;
+}
+
+/**
  * POST /api-keys: a key created by `caller`, with `api_key.created` in the same transaction. A
- * key can never get a role above its creator's (403).
+ * key can never get a role above its creator's (403), and is bound to its creator's person.
  */
 export async function issueApiKey(caller: Caller, request: { name: string; role?: Role; agent?: string }): Promise<{ key: string; record: ApiKeyRecord }> {
   const role = request.role ?? DEFAULT_ROLE;
@@ -84,7 +115,7 @@ export async function issueApiKey(caller: Caller, request: { name: string; role?
   if (role === 'agent' ? caller.role !== 'admin' : !allows(caller.role, role)) throw new ForbiddenError(`A key can not get a role above its creator's: '${caller.role}' can not create a '${role}' key.`);
   const agent = role === 'agent' ? await workerAgentOf(caller.tenantId, request.agent ?? '') : undefined;
   const plaintext = generateApiKey();
-  const record = newRecord(caller.tenantId, plaintext, { name: request.name, role, created_by: caller.principal, agent });
+  const record = newRecord(caller.tenantId, plaintext, { name: request.name, role, created_by: caller.principal, agent, bound_to: await bindingFor(caller) });
   await apiKeyRepository.put(record, adminEvent('api_key.created', caller.tenantId, caller.principal, keyEventData(record), systemClock));
   return { key: plaintext, record };
 }
@@ -92,6 +123,12 @@ export async function issueApiKey(caller: Caller, request: { name: string; role?
 /** GET /api-keys: the tenant's keys, revoked ones included (with `revoked_at`), oldest first. */
 export function listTenantApiKeys(tenantId: string, query: { limit: number; cursor?: string }) {
   return apiKeyRepository.listPage(tenantId, query);
+}
+
+/** What each of a tenant's keys may do now (by key id), with one read of the tenant's members. */
+export async function keyStandings(tenantId: string, records: ApiKeyRecord[]): Promise<Map<string, KeyStanding>> {
+  const roles = records.some((record) => boundPersonOf(record)) ? new Map((await memberRepository.listAll(tenantId)).map((member) => [member.user_id, member.role])) : new Map<string, MemberRole>();
+  return new Map(records.map((record) => [record.key_id, standingUnder(record, roles.get(boundPersonOf(record) ?? ''))]));
 }
 
 /**

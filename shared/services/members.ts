@@ -4,6 +4,7 @@ import { adminEvent } from '#shared/domain/admin-events';
 import { systemClock } from '#shared/domain/clock';
 import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
+import { isDemotion, type KeyBindingChange, type KeyBindingJob } from '#shared/domain/key-binding';
 import { normaliseEmail, type IdentityRef, type MemberRecord } from '#shared/domain/member';
 import type { Caller, MemberRole, Principal } from '#shared/domain/roles';
 
@@ -60,27 +61,37 @@ export function listMembers(tenantId: string, query: { limit: number; cursor?: s
   return memberRepository.listPage(tenantId, query);
 }
 
-/** PATCH /members/{user_id}: a new role, with `member.role_changed`; the last admin keeps theirs (409). */
+/** The job that makes the keys bound to `record`'s person follow a demotion or removal by `caller`. */
+function keyBindingJob(caller: Caller, record: MemberRecord, change: KeyBindingChange, role?: MemberRole): KeyBindingJob {
+  const now = systemClock.now();
+  return { job_id: newId('kbj', now.getTime()), tenant_id: record.tenant_id, user_id: record.user_id, change, ...(role ? { role } : {}), actor: { type: caller.principal.type, id: caller.principal.id }, created_at: now.toISOString() };
+}
+
+/**
+ * PATCH /members/{user_id}: a new role, with `member.role_changed`; the last admin keeps theirs
+ * (409). A demotion writes, in the same transaction, the job that caps the person's API keys.
+ */
 export function changeMemberRole(caller: Caller, userId: string, role: MemberRole): Promise<MemberRecord> {
   return retried(async () => {
     const record = await existingMember(caller.tenantId, userId);
     if (record.role === role) return record;
     const otherAdmin = role === 'admin' ? undefined : await otherAdminFor(record);
     const event = adminEvent('member.role_changed', caller.tenantId, caller.principal, { ...memberEventData(record), role, previous_role: record.role }, systemClock);
-    return memberRepository.changeRole(record, role, otherAdmin, event);
+    const keyJob = isDemotion(record.role, role) ? keyBindingJob(caller, record, 'demoted', role) : undefined;
+    return memberRepository.changeRole(record, role, otherAdmin, event, keyJob);
   });
 }
 
 /**
  * DELETE /members/{user_id}: removes the member, its email's claim and its identity binding (its
- * tokens stop working once the authorizer's cached answer expires), with `member.removed`. The
- * last admin stays (409).
+ * tokens stop working once the authorizer's cached answer expires), with `member.removed` and the
+ * job that revokes the person's API keys in the same transaction. The last admin stays (409).
  */
 export function removeMember(caller: Caller, userId: string): Promise<void> {
   return retried(async () => {
     const record = await existingMember(caller.tenantId, userId);
     const otherAdmin = await otherAdminFor(record);
-    await memberRepository.remove(record, otherAdmin, adminEvent('member.removed', caller.tenantId, caller.principal, { ...memberEventData(record), role: record.role }, systemClock));
+    await memberRepository.remove(record, otherAdmin, adminEvent('member.removed', caller.tenantId, caller.principal, { ...memberEventData(record), role: record.role }, systemClock), keyBindingJob(caller, record, 'removed'));
   });
 }
 

@@ -21,6 +21,7 @@ import type { Task } from '#shared/domain/task';
 import { leaseVerdict, lostLeasesError } from '#shared/domain/task-lease';
 import { workerTaskRepository } from '#shared/adapters/dynamodb/worker-task-repository';
 import { releaseSlot } from '#shared/services/worker-leases';
+import { runKeyBindingJobs } from '#shared/services/key-binding-jobs';
 import { detectorRunNeedsRedrive } from '#shared/scans/detector-run-redrive';
 import type { Scan } from '#shared/scans/scan';
 
@@ -68,7 +69,8 @@ export class SweepIncomplete extends Error {
 }
 
 /**
- * One sweep over the sparse active indexes (never a table Scan): fails tasks past their deadline
+ * One sweep over the sparse active indexes (never a table Scan): applies the pending jobs that cap
+ * or revoke the API keys of people demoted or removed, fails tasks past their deadline
  * with `agent_timeout`, sends again tasks, detector runs and approved actions whose message or
  * worker was lost, and counts the approvals waiting for a human. Every change is a conditional
  * write on the state the sweep saw, so a worker finishing at the same moment, or an overlapping
@@ -78,7 +80,7 @@ export async function sweepStuckWork(options: SweepOptions = {}): Promise<SweepR
   const policy = options.policy ?? sweepPolicyFromEnv();
   const clock = options.clock ?? systemClock;
   const log = options.log ?? (() => undefined);
-  const report: SweepReport = { tasksTimedOut: 0, leasesLost: 0, tasksRedispatched: 0, detectorRunsRedriven: 0, toolCallsRedispatched: 0, approvalsPending: 0 };
+  const report: SweepReport = { tasksTimedOut: 0, leasesLost: 0, tasksRedispatched: 0, detectorRunsRedriven: 0, toolCallsRedispatched: 0, approvalsPending: 0, apiKeysCapped: 0, apiKeysRevoked: 0 };
   const failures: unknown[] = [];
   const mayAct = () => !options.actUntil || clock.now() < options.actUntil;
   const attempt = async (what: Record<string, unknown>, work: () => Promise<void>) => {
@@ -90,6 +92,17 @@ export async function sweepStuckWork(options: SweepOptions = {}): Promise<SweepR
     }
   };
 
+  // First: the keys of people demoted or removed (their power is already refused at authentication).
+  const keyJobs = await runKeyBindingJobs({
+    clock,
+    mayAct,
+    onFailure: (job, error) => {
+      failures.push(error);
+      log({ level: 'WARN', message: 'sweeper could not apply a key-binding job; the next sweep retries it', tenant_id: job.tenant_id, job_id: job.job_id, error: String(error) });
+    },
+  });
+  report.apiKeysCapped = keyJobs.keysCapped;
+  report.apiKeysRevoked = keyJobs.keysRevoked;
   for await (const task of taskRepository.activeTaskSnapshots()) {
     if (!mayAct()) break;
     await attempt({ tenant_id: task.tenant_id, task_id: task.task_id }, () => sweepTask(task, policy, clock, report, log));

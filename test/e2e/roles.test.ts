@@ -94,7 +94,7 @@ describe('roles over HTTP', () => {
     expect((await call('GET', '/me')).body.principal.id).toBe(keyId);
 
     const listed = await admin('GET', '/api-keys?limit=100');
-    expect(listed.body.api_keys.find((record: any) => record.key_id === keyId)).toEqual({ key_id: keyId, name: 'ci deploys', role: 'operator', display_prefix: `${key.slice(0, 12)}…`, created_at: created.body.created_at, created_by: { type: 'api_key', id: adminKeyId }, last_used_at: expect.any(String) });
+    expect(listed.body.api_keys.find((record: any) => record.key_id === keyId)).toEqual({ key_id: keyId, name: 'ci deploys', role: 'operator', granted_role: 'operator', capped: false, suspended: false, bound_to: null, display_prefix: `${key.slice(0, 12)}…`, created_at: created.body.created_at, created_by: { type: 'api_key', id: adminKeyId }, last_used_at: expect.any(String) });
     expect(JSON.stringify(listed.body)).not.toContain(key);
     // Another tenant sees none of them and cannot revoke them.
     const b = apiClient(runtime.baseUrl, runtime.keys.b);

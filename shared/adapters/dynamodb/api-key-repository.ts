@@ -5,10 +5,44 @@ import { eventPut } from '#shared/adapters/dynamodb/event-item';
 import { queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
+import { transactWrite, type TransactItem } from '#shared/adapters/dynamodb/transact-write';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
-import type { ApiKeyRecord, ApiKeySource } from '#shared/domain/api-key';
+import { roleOf, type ApiKeyRecord, type ApiKeySource } from '#shared/domain/api-key';
+import type { Role } from '#shared/domain/roles';
 import type { ServiceEvent } from '#shared/domain/event';
 import { NotFoundError } from '#shared/domain/errors';
+
+/** A change a key-binding job makes to one key it read, with its event. */
+export type KeyBindingWrite = { record: ApiKeyRecord; event: ServiceEvent } & ({ action: 'cap'; role: Role } | { action: 'revoke'; reason: string; now: string });
+
+/** DynamoDB's limit of items in one transaction; a key's change and its event are two. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+/** The conditional update of one key's change: it applies only to the key as it was read. */
+function bindingUpdate(write: KeyBindingWrite): TransactItem {
+  const key = { TableName: tableName(), Key: keys.apiKey(write.record.key_hash) };
+  if (write.action === 'revoke') {
+    return {
+      Update: {
+        ...key,
+        UpdateExpression: 'SET revoked_at = :now, revoked_reason = :reason',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
+        ExpressionAttributeValues: { ':now': write.now, ':reason': write.reason },
+      },
+    };
+  }
+  const seen = write.record.role;
+  return {
+    Update: {
+      ...key,
+      UpdateExpression: 'SET #role = :role, granted_role = if_not_exists(granted_role, :granted)',
+      // A key without a stored role is an admin (roleOf); either way the role must be the one read.
+      ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(revoked_at) AND ${seen ? '#role = :seen' : 'attribute_not_exists(#role)'}`,
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: { ':role': write.role, ':granted': roleOf(write.record), ...(seen ? { ':seen': seen } : {}) },
+    },
+  };
+}
 
 /** API keys, stored by the hash of the key; the key itself is never stored. */
 export class DynamoApiKeyRepository {
@@ -94,6 +128,21 @@ export class DynamoApiKeyRepository {
       const latest = await this.findByHash(record.key_hash);
       if (!latest) throw new NotFoundError('api_key', record.key_id);
       return latest;
+    }
+  }
+
+  /**
+   * Applies a key-binding job's changes, each with its event, in transactions of at most 100
+   * items (a refused one for a concurrent write is sent again). Each change holds only for the
+   * key as read: a key changed meanwhile fails its transaction with a condition failure, and the
+   * caller reads again. Transactions committed before a failure stay: applying the job again skips
+   * those keys, so no change and no event is ever written twice.
+   */
+  async applyBindingChanges(writes: KeyBindingWrite[]): Promise<void> {
+    const items = await Promise.all(writes.map(async (write) => [bindingUpdate(write), await eventPut(write.event)]));
+    const perTransaction = Math.floor(MAX_TRANSACTION_ITEMS / 2);
+    for (let start = 0; start < items.length; start += perTransaction) {
+      await transactWrite(items.slice(start, start + perTransaction).flat());
     }
   }
 

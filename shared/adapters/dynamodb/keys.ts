@@ -1,5 +1,6 @@
 import { agentEntity } from '#shared/adapters/dynamodb/entities/agent';
 import { apiKeyEntity } from '#shared/adapters/dynamodb/entities/api-key';
+import { keyBindingJobEntity } from '#shared/adapters/dynamodb/entities/key-binding-job';
 import { approvalEntity } from '#shared/adapters/dynamodb/entities/approval';
 import { artifactEntity } from '#shared/adapters/dynamodb/entities/artifact';
 import { eventDayEntity, eventEntity } from '#shared/adapters/dynamodb/entities/event';
@@ -36,6 +37,7 @@ export { RATE_LIMIT_PARTITION_PREFIX } from '#shared/adapters/dynamodb/entities/
  */
 export const keys = {
   ...apiKeyEntity.keys,
+  ...keyBindingJobEntity.keys,
   ...agentEntity.keys,
   ...tenantSettingsEntity.keys,
   ...taskEntity.keys,

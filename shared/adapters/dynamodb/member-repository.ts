@@ -2,10 +2,12 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { eventPut } from '#shared/adapters/dynamodb/event-item';
+import { keyBindingJobRepository } from '#shared/adapters/dynamodb/key-binding-job-repository';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { queryAll, queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { isConditionFailure, isTransactionConflict, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { ServiceEvent } from '#shared/domain/event';
+import type { KeyBindingJob } from '#shared/domain/key-binding';
 import { ConflictError } from '#shared/domain/errors';
 import type { MemberRecord } from '#shared/domain/member';
 import type { MemberRole } from '#shared/domain/roles';
@@ -29,6 +31,9 @@ function otherAdminCheck(otherAdmin: MemberRecord | undefined): TransactItem[] {
   if (!otherAdmin) return [];
   return [{ ConditionCheck: { TableName: tableName(), Key: memberKey(otherAdmin), ConditionExpression: '#role = :admin', ExpressionAttributeNames: { '#role': 'role' }, ExpressionAttributeValues: { ':admin': 'admin' } } }];
 }
+
+/** The transaction item of a key-binding job, when the change has one. */
+const keyJobPut = (job: KeyBindingJob | undefined): TransactItem[] => (job ? [keyBindingJobRepository.jobPut(job)] : []);
 
 /**
  * Members of a tenant, each with its email's claim (one membership per email across tenants) and,
@@ -84,10 +89,11 @@ export class DynamoMemberRepository {
 
   /**
    * Gives `record` the role `role`, if its role is still the one read, with `otherAdmin` still an
-   * admin (when an admin is demoted) and `event`, in one transaction. A condition that no longer
-   * holds is ConflictError `member_changed_concurrently`, for the service to read again.
+   * admin (when an admin is demoted), `event` and the `keyJob` that caps the person's keys (a
+   * demotion), in one transaction. A condition that no longer holds is ConflictError
+   * `member_changed_concurrently`, for the service to read again.
    */
-  async changeRole(record: MemberRecord, role: MemberRole, otherAdmin: MemberRecord | undefined, event: ServiceEvent | undefined): Promise<MemberRecord> {
+  async changeRole(record: MemberRecord, role: MemberRole, otherAdmin: MemberRecord | undefined, event: ServiceEvent | undefined, keyJob?: KeyBindingJob): Promise<MemberRecord> {
     const update = {
       TableName: tableName(),
       Key: memberKey(record),
@@ -96,15 +102,16 @@ export class DynamoMemberRepository {
       ExpressionAttributeNames: { '#role': 'role' },
       ExpressionAttributeValues: { ':role': role, ':previous': record.role },
     };
-    await this.transact([{ Update: update }, ...otherAdminCheck(otherAdmin), ...(event ? [await eventPut(event)] : [])]);
+    await this.transact([{ Update: update }, ...otherAdminCheck(otherAdmin), ...(event ? [await eventPut(event)] : []), ...keyJobPut(keyJob)]);
     return { ...record, role };
   }
 
   /**
    * Deletes a member, its email's claim and its identity binding (so its tokens stop working), with
-   * `otherAdmin` still an admin (when an admin is removed) and `event`, in one transaction.
+   * `otherAdmin` still an admin (when an admin is removed), `event` and the `keyJob` that revokes
+   * the person's keys, in one transaction.
    */
-  async remove(record: MemberRecord, otherAdmin: MemberRecord | undefined, event: ServiceEvent | undefined): Promise<void> {
+  async remove(record: MemberRecord, otherAdmin: MemberRecord | undefined, event: ServiceEvent | undefined, keyJob?: KeyBindingJob): Promise<void> {
     const ownedBy = { ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':user': record.user_id } };
     const items: TransactItem[] = [
       { Delete: { TableName: tableName(), Key: memberKey(record), ConditionExpression: '#role = :role', ExpressionAttributeNames: { '#role': 'role' }, ExpressionAttributeValues: { ':role': record.role } } },
@@ -112,6 +119,7 @@ export class DynamoMemberRepository {
       ...(record.identity ? [{ Delete: { TableName: tableName(), Key: keys.identity(record.identity.issuer, record.identity.sub), ...ownedBy } }] : []),
       ...otherAdminCheck(otherAdmin),
       ...(event ? [await eventPut(event)] : []),
+      ...keyJobPut(keyJob),
     ];
     await this.transact(items);
   }

@@ -313,13 +313,24 @@ export const apiKeySchema = /* @__PURE__ */ z.schema(() =>
   record({
     key_id: text(),
     name: nullableText(),
+    /** What the key acts with now: its granted role capped at its person's current role. */
     role: keyRole(),
+    /** The role the key was created with. */
+    granted_role: keyRole(),
+    /** Whether `role` is below `granted_role` (its person was demoted). */
+    capped: z.boolean(),
+    /** Refused though not revoked: its person was removed or may no longer hold any of its power (revoked shortly). */
+    suspended: z.boolean(),
+    /** The person (user id) whose current role caps the key; null for keys made outside the API. */
+    bound_to: nullableText(),
     agent: z.optional(text()),
     display_prefix: text(),
     created_at: instant(),
     created_by: z.nullable(principal()),
     last_used_at: z.nullable(instant()),
     revoked_at: z.optional(z.nullable(instant())),
+    /** Set when the service revoked the key: `creator_removed`, or `creator_demoted` (an agent key whose creator is no longer an admin). */
+    revoked_reason: z.optional(z.enum(['creator_removed', 'creator_demoted'])),
   }),
 );
 /** The answer to creating a key: the record and, this once, the key itself. */

@@ -2076,6 +2076,11 @@ export interface components {
             name: string | null;
             /** @enum {string} */
             role: "admin" | "approver" | "operator" | "viewer" | "agent";
+            /** @enum {string} */
+            granted_role: "admin" | "approver" | "operator" | "viewer" | "agent";
+            capped: boolean;
+            suspended: boolean;
+            bound_to: string | null;
             agent?: string;
             display_prefix: string;
             created_at: string;
@@ -2088,6 +2093,8 @@ export interface components {
             }) | null;
             last_used_at: string | null;
             revoked_at?: string | null;
+            /** @enum {string} */
+            revoked_reason?: "creator_removed" | "creator_demoted";
         } & {
             [key: string]: unknown;
         };
@@ -6902,7 +6909,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "scan.created" | "scan.started" | "scan.completed" | "scan.failed" | "scan.cancelled" | "api_key.created" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed" | "integration.revoked")[];
+                    events: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "scan.created" | "scan.started" | "scan.completed" | "scan.failed" | "scan.cancelled" | "api_key.created" | "api_key.revoked" | "api_key.role_capped" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed" | "integration.revoked")[];
                     secret: string;
                 };
             };
@@ -7163,7 +7170,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "scan.created" | "scan.started" | "scan.completed" | "scan.failed" | "scan.cancelled" | "api_key.created" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed" | "integration.revoked")[];
+                    events?: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "scan.created" | "scan.started" | "scan.completed" | "scan.failed" | "scan.cancelled" | "api_key.created" | "api_key.revoked" | "api_key.role_capped" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed" | "integration.revoked")[];
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
                 };

@@ -1,5 +1,6 @@
 import { agentEntity } from '#shared/adapters/dynamodb/entities/agent';
 import { apiKeyEntity } from '#shared/adapters/dynamodb/entities/api-key';
+import { keyBindingJobEntity } from '#shared/adapters/dynamodb/entities/key-binding-job';
 import { approvalEntity } from '#shared/adapters/dynamodb/entities/approval';
 import { artifactEntity } from '#shared/adapters/dynamodb/entities/artifact';
 import { eventDayEntity, eventEntity } from '#shared/adapters/dynamodb/entities/event';
@@ -71,4 +72,5 @@ export const ENTITIES = [
   inboundAddressEntity,
   mailAttachmentEntity,
   mailMessageClaimEntity,
+  keyBindingJobEntity,
 ] as const;

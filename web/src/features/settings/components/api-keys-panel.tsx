@@ -16,7 +16,11 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: () => Promise<
       <td>
         <code>{apiKey.display_prefix}…</code>
       </td>
-      <td>{apiKey.role}</td>
+      <td>
+        {apiKey.role}
+        {apiKey.capped ? <span className="muted"> (capped from {apiKey.granted_role}: its person was demoted)</span> : null}
+        {apiKey.suspended ? <span className="muted"> (suspended: its person is no longer allowed it)</span> : null}
+      </td>
       <td>
         <RelativeTime value={apiKey.created_at} />
       </td>
