@@ -1,8 +1,8 @@
 import type { RouteMiddleware } from '#shared/http/route-middleware';
 import { createHash } from 'node:crypto';
-import { idempotencyRepository } from '#shared/adapters/dynamodb/idempotency-repository';
+import { idempotencyRepository, type IdempotencyScope } from '#shared/adapters/dynamodb/idempotency-repository';
 import { ConflictError, InvalidRequestError } from '#shared/domain/errors';
-import { header } from '#shared/http/request-context';
+import { header, type RouteInternal } from '#shared/http/request-context';
 
 /** Serialises JSON with sorted keys, so that the same body in another key order is the same request. */
 function canonicalJson(value: unknown): string {
@@ -29,9 +29,15 @@ function withoutSecrets(body: string, secretFields: readonly string[]): string {
   return JSON.stringify(parsed);
 }
 
+/** The tenant and principal whose keys a request's key is one of: another principal's key never replays. */
+function scopeOf(internal: RouteInternal): IdempotencyScope {
+  return { tenantId: internal.tenantId!, principalId: internal.caller!.principal.id };
+}
+
 /**
  * `Idempotency-Key` on POSTs (decisions.md): a retry with the same key and body within 24 h gets
- * the first response and creates nothing; the same key with another body, or while the first
+ * the first response and creates nothing (keys are the sending principal's own: another key or
+ * person of the tenant reusing one runs its own request); the same key with another body, or while the first
  * request is still running, gets 409. Failed requests release the key so that a retry can run.
  */
 export function idempotency(options: IdempotencyOptions = {}): RouteMiddleware {
@@ -42,11 +48,10 @@ export function idempotency(options: IdempotencyOptions = {}): RouteMiddleware {
       if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
         throw new InvalidRequestError('The Idempotency-Key header must be 1 to 255 visible ASCII characters.', [{ path: 'headers.idempotency-key', message: 'invalid' }], 'invalid_idempotency_key');
       }
-      const tenantId = request.internal.tenantId!;
       const fingerprint = createHash('sha256')
         .update(`${request.event.httpMethod} ${request.event.resource}\n${JSON.stringify(request.event.pathParameters ?? {})}\n${canonicalJson(request.internal.body)}`)
         .digest('hex');
-      const outcome = await idempotencyRepository.claim(tenantId, key, fingerprint, Math.floor(Date.now() / 1000));
+      const outcome = await idempotencyRepository.claim(scopeOf(request.internal), key, fingerprint, Math.floor(Date.now() / 1000));
       if (outcome.claimed) {
         request.internal.idempotencyKey = key;
         return;
@@ -65,11 +70,11 @@ export function idempotency(options: IdempotencyOptions = {}): RouteMiddleware {
       if (!key || !request.response) return;
       const { statusCode, headers, body } = request.response;
       const stored = statusCode < 300 ? withoutSecrets(body, options.secretFields ?? []) : body;
-      await idempotencyRepository.complete(request.internal.tenantId!, key, { statusCode, headers: (headers ?? {}) as Record<string, string>, body: stored });
+      await idempotencyRepository.complete(scopeOf(request.internal), key, { statusCode, headers: (headers ?? {}) as Record<string, string>, body: stored });
     },
     onError: async (request) => {
       const key = request.internal.idempotencyKey;
-      if (key) await idempotencyRepository.release(request.internal.tenantId!, key).catch(() => undefined);
+      if (key) await idempotencyRepository.release(scopeOf(request.internal), key).catch(() => undefined);
     },
   };
 }

@@ -8,6 +8,7 @@ import { signIn } from '../support/sign-in';
  * power after its creator was demoted to viewer (and created a new admin member), or removed.
  * Now the key is capped at its person's current role at once (403), refused once they are gone
  * (401), and the runtime's recurring job makes the stored keys follow (capped, revoked).
+ * Also point 8: an Idempotency-Key is one principal's, never replayed to another.
  */
 const suffix = randomBytes(3).toString('hex');
 const tenantId = `bound-${suffix}`;
@@ -72,5 +73,22 @@ describe('API keys bound to the person who created them, over HTTP', () => {
       return listed.revoked_at ? listed : undefined;
     }, 20_000, 250);
     expect(revoked).toMatchObject({ revoked_reason: 'creator_removed', suspended: false, bound_to: ben.userId });
+  });
+
+  it('answers each principal its own request for the same Idempotency-Key', async () => {
+    const headers = { 'Idempotency-Key': `shared-${suffix}` };
+    const first = apiClient(runtime.baseUrl, runtime.keys.a);
+    const second = apiClient(runtime.baseUrl, (await first('POST', '/api-keys', { name: 'second admin', role: 'admin' })).body.key);
+
+    const mine = await first('POST', '/api-keys', { name: 'same body', role: 'viewer' }, headers);
+    const theirs = await second('POST', '/api-keys', { name: 'same body', role: 'viewer' }, headers);
+    const myReplay = await first('POST', '/api-keys', { name: 'same body', role: 'viewer' }, headers);
+
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.key_id).not.toBe(mine.body.key_id);
+    expect(theirs.body.key).toEqual(expect.stringMatching(/^gh_live_/));
+    expect(theirs.body.created_by.id).not.toBe(mine.body.created_by.id);
+    expect([myReplay.headers.get('idempotent-replayed'), myReplay.body.key_id]).toEqual(['true', mine.body.key_id]);
   });
 });

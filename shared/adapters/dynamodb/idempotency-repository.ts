@@ -17,24 +17,30 @@ export interface IdempotencyRecord {
   response?: StoredResponse;
 }
 
+/** Whose idempotency keys a record belongs to: one principal (API key or person) of one tenant. */
+export interface IdempotencyScope {
+  tenantId: string;
+  principalId: string;
+}
+
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 /** A claim whose owner died is taken over after this long. */
 const LOCK_SECONDS = 60;
 
-/** Idempotency keys: one item per tenant and key, expired by DynamoDB TTL after 24 h. */
+/** Idempotency keys: one item per tenant, principal and key, expired by DynamoDB TTL after 24 h. */
 export class DynamoIdempotencyRepository {
   private get client() {
     return documentClient();
   }
 
   /** Claims the key for a first execution; returns the existing record when the key is taken. */
-  async claim(tenantId: string, key: string, fingerprint: string, nowSeconds: number): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord }> {
+  async claim(scope: IdempotencyScope, key: string, fingerprint: string, nowSeconds: number): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord }> {
     try {
       await this.client.send(
         new PutCommand({
           TableName: tableName(),
           Item: {
-            ...keys.idempotency(tenantId, key),
+            ...keys.idempotency(scope.tenantId, scope.principalId, key),
             entity: 'idempotency',
             fingerprint,
             state: 'in_progress',
@@ -50,17 +56,17 @@ export class DynamoIdempotencyRepository {
       return { claimed: true };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.idempotency(tenantId, key), ConsistentRead: true }));
-      if (!Item) return this.claim(tenantId, key, fingerprint, nowSeconds);
+      const { Item } = await this.client.send(new GetCommand({ TableName: tableName(), Key: keys.idempotency(scope.tenantId, scope.principalId, key), ConsistentRead: true }));
+      if (!Item) return this.claim(scope, key, fingerprint, nowSeconds);
       return { claimed: false, record: Item as unknown as IdempotencyRecord };
     }
   }
 
-  async complete(tenantId: string, key: string, response: StoredResponse): Promise<void> {
+  async complete(scope: IdempotencyScope, key: string, response: StoredResponse): Promise<void> {
     await this.client.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.idempotency(tenantId, key),
+        Key: keys.idempotency(scope.tenantId, scope.principalId, key),
         UpdateExpression: 'SET #state = :done, #response = :response',
         ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
         ExpressionAttributeValues: { ':done': 'done', ':response': response },
@@ -69,11 +75,11 @@ export class DynamoIdempotencyRepository {
   }
 
   /** Releases a claim whose request failed, so that a retry runs it again. */
-  async release(tenantId: string, key: string): Promise<void> {
+  async release(scope: IdempotencyScope, key: string): Promise<void> {
     await this.client.send(
       new DeleteCommand({
         TableName: tableName(),
-        Key: keys.idempotency(tenantId, key),
+        Key: keys.idempotency(scope.tenantId, scope.principalId, key),
         ConditionExpression: '#state = :inProgress',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':inProgress': 'in_progress' },
