@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type Attachment, type HeaderLines, type ParsedMail } from 'mailparser';
 
+import { htmlToText } from '#shared/adapters/mail/html-text';
 import { GATEHOUSE_LOOP_HEADER } from '#shared/domain/mailer';
 
 export { GATEHOUSE_LOOP_HEADER };
@@ -68,8 +69,6 @@ export interface InboundMail {
 
 // RFC 5322's line limit: no header value we hand on needs more.
 const maxHeaderChars = 998;
-// Larger HTML bodies are not given to html-to-text (slow on huge input); their tags are stripped instead.
-const maxHtmlLengthToParse = 2_000_000;
 const controlRuns = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
 
 /**
@@ -83,12 +82,13 @@ export async function parseInboundMail(raw: Buffer | string, options: InboundMai
     maxAttachmentBytes: options.maxAttachmentBytes ?? inboundMailLimits.maxAttachmentBytes,
     maxTotalAttachmentBytes: options.maxTotalAttachmentBytes ?? inboundMailLimits.maxTotalAttachmentBytes,
   };
-  const parsed = await simpleParser(raw, { skipTextToHtml: true, keepCidLinks: true, checksumAlgo: false, maxHtmlLengthToParse });
+  // HTML becomes text here, in linear time (html-text.ts), not in mailparser's converter.
+  const parsed = await simpleParser(raw, { skipTextToHtml: true, skipHtmlToText: true, keepCidLinks: true, checksumAlgo: false });
   const headers = headerFields(parsed.headerLines);
   const sender = mailboxes(parsed.from)[0];
   const fromName = oneLine(sender?.name ?? '');
   const inReplyTo = bareMessageId(parsed.inReplyTo);
-  const { text, truncated } = capText(bodyText(parsed), limits.maxTextChars);
+  const { text, truncated } = capText(bodyText(parsed, limits.maxTextChars), limits.maxTextChars);
   return {
     from: oneLine(sender?.address ?? '').toLowerCase(),
     ...(fromName ? { from_name: fromName } : {}),
@@ -144,23 +144,10 @@ function mailboxes(header: AddressObject | AddressObject[] | undefined): Array<{
     .filter((mailbox) => mailbox.address);
 }
 
-function bodyText(parsed: ParsedMail): string {
+/** The plain-text part, or else the HTML part as text (a character past `max`, so capping sees it was longer). */
+function bodyText(parsed: ParsedMail, max: number): string {
   if (parsed.text) return parsed.text;
-  return typeof parsed.html === 'string' ? stripTags(parsed.html) : '';
-}
-
-/** Last resort for HTML too large for mailparser's converter: tags out, the common entities decoded. */
-function stripTags(html: string): string {
-  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-  return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<(br|\/p|\/div|\/li|\/tr|\/h[1-6])\b[^>]*>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|apos|nbsp);|&#(\d{1,6});/gi, (_match, name: string | undefined, code: string | undefined) =>
-      name ? entities[name.toLowerCase()] : String.fromCodePoint(Math.min(Number(code), 0x10ffff)),
-    )
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return typeof parsed.html === 'string' ? htmlToText(parsed.html, { maxChars: max + 1 }).trim() : '';
 }
 
 function capText(text: string, max: number): { text: string; truncated: boolean } {
