@@ -7,8 +7,10 @@ import { receiveInboundMail } from '#shared/services/mail-triggers';
 
 /**
  * SES receiving's Lambda action (after its S3 action stored the message): each mail to a mail
- * trigger's address starts its task. Spam and viruses SES flagged start nothing. A failure throws,
- * and Lambda retries the event; the stored message and the run's id make a retry safe.
+ * trigger's address starts its task. Spam and viruses SES flagged start nothing; mail for no
+ * trigger is never read; a message over 10 MiB is not read either and records a failed run
+ * (no retry). Any other failure throws, and Lambda retries the event; the stored message and the
+ * run's id make a retry safe.
  */
 export const handler = observedHandler(async (event: SESEvent, context: Context): Promise<void> => {
   void context;
@@ -19,7 +21,7 @@ export const handler = observedHandler(async (event: SESEvent, context: Context)
         logger.info('inbound mail dropped: SES flagged it', { spam: receipt.spamVerdict?.status, virus: receipt.virusVerdict?.status });
         return;
       }
-      const runs = await receiveInboundMail(receipt.recipients, await readInboundMessage(mail.messageId));
+      const runs = await receiveInboundMail(receipt.recipients, () => readInboundMessage(mail.messageId));
       if (runs.length > 0) logger.info('mail triggers ran', { runs: runs.map((run) => ({ trigger_id: run.trigger_id, run_id: run.run_id, outcome: run.outcome, task_id: run.task_id })) });
     });
   }

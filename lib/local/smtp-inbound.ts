@@ -1,4 +1,5 @@
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerError } from 'smtp-server';
+import { MAX_INBOUND_MAIL_BYTES } from '#shared/config/inbound-mail';
 
 export interface InboundEnvelope {
   /** MAIL FROM, lowercased; '' for the null sender (bounces). */
@@ -12,6 +13,7 @@ export interface InboundSmtpOptions {
   port: number;
   host?: string;
   domain?: string;
+  /** Larger messages are refused with 552 (SIZE is announced in EHLO); MAX_INBOUND_MAIL_BYTES by default. */
   maxBytes?: number;
   /**
    * Called once per accepted message with the raw RFC 5322 bytes, a `Return-Path` line added on top;
@@ -34,7 +36,7 @@ export interface InboundSmtp {
  * `domain`, hands each message to `onMessage`, and only says 250 once that has succeeded.
  */
 export async function startInboundSmtp(options: InboundSmtpOptions): Promise<InboundSmtp> {
-  const { port, host = '127.0.0.1', domain = 'inbound.localhost', maxBytes = 15 * 1024 * 1024, onMessage, log = () => {} } = options;
+  const { port, host = '127.0.0.1', domain = 'inbound.localhost', maxBytes = MAX_INBOUND_MAIL_BYTES, onMessage, log = () => {} } = options;
   const closeTimeoutMs = options.closeTimeoutMs ?? 2_000;
   const ourDomain = domain.toLowerCase();
   const server = new SMTPServer({

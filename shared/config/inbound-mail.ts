@@ -8,6 +8,12 @@ export function inboundMailDomain(): string {
   return (process.env[INBOUND_MAIL_DOMAIN_ENV] ?? LOCAL_INBOUND_MAIL_DOMAIN).toLowerCase();
 }
 
+/**
+ * The largest inbound mail taken, raw bytes (docs/triggers.md): the local SMTP listener answers
+ * 552 past it, and on AWS the receiver records a failed run for each trigger instead of reading it.
+ */
+export const MAX_INBOUND_MAIL_BYTES = 10 * 1024 * 1024;
+
 const ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 
 /**

@@ -4,11 +4,12 @@ import { tableName } from '#shared/adapters/dynamodb/client';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import type { TransactItem } from '#shared/adapters/dynamodb/transact-write';
 import { parseInboundMail, type InboundMail } from '#shared/adapters/mail/inbound-mail';
-import { inboundMailDomain } from '#shared/config/inbound-mail';
+import { InboundMailTooLargeError } from '#shared/adapters/mail/inbound-store';
+import { inboundMailDomain, MAX_INBOUND_MAIL_BYTES } from '#shared/config/inbound-mail';
 import { systemClock, type Clock } from '#shared/domain/clock';
 import type { TaskSource } from '#shared/domain/task';
 import { newId } from '#shared/domain/ids';
-import { matchesPattern, type TriggerRun } from '#shared/domain/trigger';
+import { matchesPattern, type Trigger, type TriggerRun } from '#shared/domain/trigger';
 import { logger } from '#shared/observability/logger';
 import { execute } from '#shared/services/trigger-execution';
 
@@ -19,25 +20,29 @@ export const MAIL_ATTACHMENT_LIMITS = { maxAttachments: 5, maxAttachmentBytes: 2
  * A mail arrived for `recipients`: each that is a mail trigger's address starts one task (one per
  * trigger and Message-ID, however often the mail is delivered). Automatic mail (auto-replies,
  * bounces, lists, our own) starts nothing, which also breaks loops between agents and mailboxes.
+ * The addresses are looked up before the message is even read: mail for no trigger costs two
+ * reads, whatever its body. `load` gives the raw message; one over MAX_INBOUND_MAIL_BYTES records
+ * a failed run for each trigger (and is not retried: it would never fit).
  */
-export async function receiveInboundMail(recipients: readonly string[], raw: Buffer, clock: Clock = systemClock): Promise<TriggerRun[]> {
-  const domain = inboundMailDomain();
-  const ours = [...new Set(recipients.map((address) => address.toLowerCase()).filter((address) => address.endsWith(`@${domain}`)))];
-  if (ours.length === 0) return [];
+export async function receiveInboundMail(recipients: readonly string[], load: () => Promise<Buffer>, clock: Clock = systemClock): Promise<TriggerRun[]> {
+  const triggers = await mailTriggersOf(recipients);
+  if (triggers.length === 0) return [];
+  let raw: Buffer;
+  try {
+    raw = await load();
+    if (raw.length > MAX_INBOUND_MAIL_BYTES) throw new InboundMailTooLargeError(raw.length);
+  } catch (error) {
+    if (!(error instanceof InboundMailTooLargeError)) throw error;
+    return Promise.all(triggers.map((trigger) => recordTooLarge(trigger, error, clock)));
+  }
   const mail = await parseInboundMail(raw, { ...MAIL_ATTACHMENT_LIMITS, receivedAt: clock.now() });
   if (mail.automated) {
     logger.info('inbound mail ignored: sent automatically', { message_id: mail.message_id, reason: mail.automated.reason });
     return [];
   }
   const runs: TriggerRun[] = [];
-  for (const address of ours) {
-    const owner = await triggerRepository.ownerOfAddress(localPartOf(address));
-    const trigger = owner ? await triggerRepository.get(owner.tenant_id, owner.trigger_id) : undefined;
-    if (!trigger || trigger.source.type !== 'mail') {
-      logger.info('inbound mail for no trigger', { address });
-      continue;
-    }
-    const { match } = trigger.source;
+  for (const trigger of triggers) {
+    const { match } = trigger.source as Extract<Trigger['source'], { type: 'mail' }>;
     if (!matchesPattern(match?.from, mail.from) || !matchesPattern(match?.subject, mail.subject)) continue;
     const now = clock.now();
     // One run per Message-ID: a redelivery may carry another Date, so the claim is the Message-ID's own.
@@ -57,6 +62,27 @@ export async function receiveInboundMail(recipients: readonly string[], raw: Buf
     runs.push(await execute(trigger, { run_id: runId, at: now.toISOString(), source, context: mailContext(mail, runId), advance: {}, overlap: false, writes: [mailMessageClaimWrite(trigger.tenant_id, trigger.trigger_id, digest, runId), ...attachmentWrites(trigger.tenant_id, trigger.trigger_id, runId, mail)] }));
   }
   return runs;
+}
+
+/** The mail triggers addressed, each once: recipients at another domain or of no trigger are left out. */
+async function mailTriggersOf(recipients: readonly string[]): Promise<Trigger[]> {
+  const domain = inboundMailDomain();
+  const ours = [...new Set(recipients.map((address) => address.toLowerCase()).filter((address) => address.endsWith(`@${domain}`)))];
+  const triggers: Trigger[] = [];
+  for (const address of ours) {
+    const owner = await triggerRepository.ownerOfAddress(localPartOf(address));
+    const trigger = owner ? await triggerRepository.get(owner.tenant_id, owner.trigger_id) : undefined;
+    if (trigger?.source.type === 'mail') triggers.push(trigger);
+    else logger.info('inbound mail for no trigger', { address });
+  }
+  return triggers;
+}
+
+async function recordTooLarge(trigger: Trigger, error: InboundMailTooLargeError, clock: Clock): Promise<TriggerRun> {
+  const now = clock.now();
+  const run: TriggerRun = { run_id: newId('run', now.getTime()), trigger_id: trigger.trigger_id, at: now.toISOString(), outcome: 'failed', reason: error.message };
+  await triggerRepository.recordRun(trigger.tenant_id, run);
+  return run;
 }
 
 /** What `input_mapping` points into: the mail's fields, and its attachments by id. */
