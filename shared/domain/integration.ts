@@ -12,7 +12,8 @@ export interface GitHubCredentials {
 }
 export interface SlackCredentials {
   bot_token: string;
-  signing_secret: string;
+  /** Given at connect; sealed apart (`signing_secret_ciphertext`), so opened credentials lack it. */
+  signing_secret?: string;
 }
 export type SmtpCredentials = { host: string; port: number; username?: string; password?: string; secure: boolean };
 export type EmailCredentials = SmtpCredentials | { ses: true };
@@ -42,8 +43,13 @@ export interface Integration {
   /** Who the credentials belong to, as the provider said at connect time. */
   account: Record<string, string>;
   settings: IntegrationSettings;
-  /** The credentials, encrypted under `credentialContext` (envelope encryption on AWS). */
+  /**
+   * The credentials with the provider URL they were checked against, encrypted under
+   * `credentialContext` (envelope encryption on AWS); integration-seal.ts says what is sealed.
+   */
   credentials_ciphertext: string;
+  /** Slack: the signing secret alone, encrypted under `signingSecretContext`; absent on records sealed before it. */
+  signing_secret_ciphertext?: string;
   created_at: string;
   updated_at: string;
   last_used_at: string | null;

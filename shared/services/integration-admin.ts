@@ -14,6 +14,7 @@ import {
   type IntegrationSettings,
 } from '#shared/domain/integration';
 import { parsedForKind } from '#shared/domain/integration-schemas';
+import { providerUrlOf, sealedPlaintexts, signingSecretContext } from '#shared/domain/integration-seal';
 import { checkProviderUrl, connectedAccount, smtpUrl } from '#shared/services/integration-connection';
 import { getIntegration } from '#shared/services/integrations';
 
@@ -65,7 +66,7 @@ export async function connectIntegration(tenantId: string, request: ConnectReque
     status: 'active',
     account,
     settings,
-    credentials_ciphertext: await integrationCipher().encrypt(JSON.stringify(credentials), credentialContext({ tenant_id: tenantId, integration_id: integrationId })),
+    ...(await sealed({ tenant_id: tenantId, integration_id: integrationId }, request.kind, credentials, settings)),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
     last_used_at: null,
@@ -74,9 +75,20 @@ export async function connectIntegration(tenantId: string, request: ConnectReque
   return integration;
 }
 
+/** The ciphertexts of credentials checked against `settings`' provider URL (integration-seal.ts). */
+async function sealed(ids: Pick<Integration, 'tenant_id' | 'integration_id'>, kind: IntegrationKind, credentials: IntegrationCredentials, settings: IntegrationSettings): Promise<Pick<Integration, 'credentials_ciphertext' | 'signing_secret_ciphertext'>> {
+  const plaintexts = sealedPlaintexts(kind, credentials, settings);
+  const [credentialsCiphertext, signingSecretCiphertext] = await Promise.all([
+    integrationCipher().encrypt(plaintexts.credentials, credentialContext(ids)),
+    plaintexts.signingSecret === undefined ? undefined : integrationCipher().encrypt(plaintexts.signingSecret, signingSecretContext(ids)),
+  ]);
+  return { credentials_ciphertext: credentialsCiphertext, ...(signingSecretCiphertext ? { signing_secret_ciphertext: signingSecretCiphertext } : {}) };
+}
+
 /**
  * PATCH: a new name or settings, or new credentials (checked like at connect, and a revoked
- * integration becomes active again with them).
+ * integration becomes active again with them). A new provider URL needs the credentials with it:
+ * they are sealed to the URL they were checked against, and go nowhere else.
  */
 export async function updateIntegration(
   tenantId: string,
@@ -87,10 +99,17 @@ export async function updateIntegration(
   const current = await getIntegration(tenantId, integrationId);
   const settings = request.settings ? normalizedSettings(current.kind, { ...current.settings, ...parsedForKind('settings', current.kind, request.settings) }) : current.settings;
   const now = clock.now().toISOString();
+  const urlChanged = providerUrlOf(current.kind, settings) !== providerUrlOf(current.kind, current.settings);
+  if (!request.credentials && urlChanged) {
+    throw new InvalidRequestError(
+      'Credentials go only to the provider URL they were checked against: send them again with the new `api_url`, and they are checked there.',
+      [{ path: 'body.credentials', message: 'required when settings.api_url changes' }],
+      'integration_credentials_required',
+    );
+  }
   if (!request.credentials) return integrationRepository.update(tenantId, integrationId, { ...(request.name ? { name: request.name } : {}), settings, updated_at: now });
   const credentials = parsedForKind('credentials', current.kind, request.credentials) as unknown as IntegrationCredentials;
   checkSmtpHost(credentials);
   const account = await connectedAccount(current.kind, credentials, settings);
-  const ciphertext = await integrationCipher().encrypt(JSON.stringify(credentials), credentialContext(current));
-  return integrationRepository.replaceCredentials(tenantId, integrationId, { ...(request.name ? { name: request.name } : {}), settings, account, credentials_ciphertext: ciphertext, updated_at: now });
+  return integrationRepository.replaceCredentials(tenantId, integrationId, { ...(request.name ? { name: request.name } : {}), settings, account, ...(await sealed(current, current.kind, credentials, settings)), updated_at: now });
 }

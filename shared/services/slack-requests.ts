@@ -7,7 +7,7 @@ import type { SlackHttpAnswer, ToolProxyRequest } from '#shared/domain/tool-prox
 import { logger } from '#shared/observability/logger';
 import { fireChatTriggers } from '#shared/services/chat-triggers';
 import { handleApprovalInteraction } from '#shared/services/slack-approvals';
-import { credentialsOf } from '#shared/services/tool-execution';
+import { credentialsOf, signingSecretOf, ToolCallRefused } from '#shared/services/tool-execution';
 
 const REASONS = { missing: 'X-Slack-Signature and X-Slack-Request-Timestamp are required.', stale: 'The request timestamp is more than 5 minutes from now.', mismatch: 'The signature does not match the body.' } as const;
 
@@ -21,9 +21,9 @@ export async function answerSlackRequest(request: Extract<ToolProxyRequest, { ac
   const tenantId = await integrationRepository.ownerOf(request.integration_id);
   const integration = tenantId ? await integrationRepository.get(tenantId, request.integration_id) : undefined;
   if (!integration || integration.kind !== 'slack') return { refused: 'not_found', detail: 'No slack integration has this id.' };
-  const credentials = (await credentialsOf(integration)) as SlackCredentials;
+  // The signing secret alone is opened to check the signature; the bot token only for a request that passed.
   const verdict = verifySlackSignature({
-    signingSecret: credentials.signing_secret,
+    signingSecret: await signingSecretOf(integration),
     timestamp: request.headers['x-slack-request-timestamp'],
     signature: request.headers['x-slack-signature'],
     rawBody: request.body,
@@ -35,6 +35,15 @@ export async function answerSlackRequest(request: Extract<ToolProxyRequest, { ac
     const interaction = parseInteraction(request.body);
     if (!interaction) return { refused: 'malformed', detail: 'The interaction payload is not one Slack sends.' };
     if (interaction.type === 'unsupported') return { status: 200, body: '' };
+    let credentials: SlackCredentials;
+    try {
+      credentials = (await credentialsOf(integration)) as SlackCredentials;
+    } catch (error) {
+      // Its URL is unverified: nothing is sent to Slack; the click is acknowledged and logged.
+      if (!(error instanceof ToolCallRefused)) throw error;
+      logger.warn('slack interaction not handled', { integration_id: integration.integration_id, code: error.code });
+      return { status: 200, body: '' };
+    }
     return handleApprovalInteraction(integration, credentials, interaction);
   }
   const event = parseSlackEvent(request.body);

@@ -4,6 +4,7 @@ import { integrationCipher } from '#shared/adapters/crypto/integration-cipher';
 import { systemClock, type Clock } from '#shared/domain/clock';
 import { adminEvent } from '#shared/domain/admin-events';
 import { credentialContext, type Integration, type IntegrationCredentials, type IntegrationKind } from '#shared/domain/integration';
+import { legacySigningSecret, openSealed, providerUrlOf, signingSecretContext } from '#shared/domain/integration-seal';
 import { ProviderFailure } from '#shared/domain/provider-failure';
 import type { ToolCallAnswer } from '#shared/domain/tool-proxy';
 import { toolArgsViolations, toolNamed } from '#shared/domain/tools';
@@ -38,9 +39,28 @@ export async function boundIntegration(tenantId: string, agent: string, kind: In
   return integration;
 }
 
-/** The plaintext credentials: only this module (the tool proxy's) opens them. */
+/**
+ * The plaintext credentials: only this module (the tool proxy's) opens them, and only for the
+ * provider URL they were checked against (integration-seal.ts). Any other URL on the record is
+ * refused with `integration_url_unverified` before a client exists, so nothing is sent there.
+ */
 export async function credentialsOf(integration: Integration): Promise<IntegrationCredentials> {
-  return JSON.parse(await integrationCipher().decrypt(integration.credentials_ciphertext, credentialContext(integration))) as IntegrationCredentials;
+  const opened = openSealed(integration, await integrationCipher().decrypt(integration.credentials_ciphertext, credentialContext(integration)));
+  if (opened.ok) return opened.credentials;
+  throw new ToolCallRefused(
+    'integration_url_unverified',
+    `The ${integration.kind} integration ${integration.integration_id} points at ${providerUrlOf(integration.kind, integration.settings)}, but its credentials were checked against ${opened.verifiedUrl ?? 'another server'}: give them again with PATCH (credentials and settings.api_url) to use this URL.`,
+  );
+}
+
+/**
+ * A Slack integration's signing secret, opened alone: a callback's signature is checked with it
+ * before the bot token is opened. Records sealed before `signing_secret_ciphertext` keep it inside
+ * the credentials, which are then opened for it (until their credentials are replaced).
+ */
+export async function signingSecretOf(integration: Integration): Promise<string> {
+  if (integration.signing_secret_ciphertext) return integrationCipher().decrypt(integration.signing_secret_ciphertext, signingSecretContext(integration));
+  return legacySigningSecret(await integrationCipher().decrypt(integration.credentials_ciphertext, credentialContext(integration)));
 }
 
 /**

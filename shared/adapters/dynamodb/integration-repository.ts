@@ -77,7 +77,7 @@ export class DynamoIntegrationRepository {
   }
 
   /** New checked credentials: the integration is active again, whatever it was. */
-  replaceCredentials(tenantId: string, integrationId: string, fields: Pick<Integration, 'settings' | 'account' | 'credentials_ciphertext' | 'updated_at'> & { name?: string }): Promise<Integration> {
+  replaceCredentials(tenantId: string, integrationId: string, fields: Pick<Integration, 'settings' | 'account' | 'credentials_ciphertext' | 'signing_secret_ciphertext' | 'updated_at'> & { name?: string }): Promise<Integration> {
     return this.set(tenantId, integrationId, { ...fields, status: 'active' }, ['revoked_at', 'revoked_reason']);
   }
 
