@@ -1,4 +1,4 @@
-import { DEFAULT_API_URLS, type Integration, type IntegrationCredentials, type IntegrationKind, type IntegrationSettings, type SlackCredentials } from '#shared/domain/integration';
+import { credentialContext, DEFAULT_API_URLS, type Integration, type IntegrationCredentials, type IntegrationKind, type IntegrationSettings, type SlackCredentials } from '#shared/domain/integration';
 
 /**
  * What is sealed (encrypted) for an integration, and what opening it proves. Pure: the cipher is
@@ -42,9 +42,13 @@ export function sealedPlaintexts(kind: IntegrationKind, credentials: Integration
   return { credentials: JSON.stringify({ v: FORMAT, api_url: providerUrlOf(kind, settings), credentials } satisfies SealedPayload) };
 }
 
-/** Binds the signing secret's ciphertext to its integration, apart from the credentials' (`credentialContext`). */
+/**
+ * Binds the signing secret's ciphertext to its integration, apart from the credentials': a context
+ * of its own (`part`), so neither ciphertext opens as the other, with the same `purpose` the KMS
+ * grants are conditioned on (lib/constructs/gatehouse-function.ts).
+ */
 export function signingSecretContext(integration: Pick<Integration, 'tenant_id' | 'integration_id'>): Record<string, string> {
-  return { tenant_id: integration.tenant_id, integration_id: integration.integration_id, purpose: 'slack-signing-secret' };
+  return { ...credentialContext(integration), part: 'slack-signing-secret' };
 }
 
 export type OpenedCredentials = { ok: true; credentials: IntegrationCredentials } | { ok: false; verifiedUrl: string | null };
