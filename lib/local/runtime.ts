@@ -13,6 +13,7 @@ import type { InboundSmtp } from '#lib/local/smtp-inbound';
 import { INBOUND_MAIL_ENV } from '#shared/adapters/mail/inbound-store';
 import { tmpdir } from 'node:os';
 import { getIntegerFromEnv } from '#shared/config/env';
+import { RESERVED_LOOPBACK_PORTS_ENV } from '#shared/config/loopback-ports';
 import { StreamPoller } from '#lib/local/streams/stream-poller';
 import { ScheduleRunner } from '#lib/local/schedule-runner';
 import { RecurringJobRunner } from '#lib/local/recurring-job-runner';
@@ -86,6 +87,12 @@ export interface Runtime {
   smtpPort: number;
   inboundDomain: string;
   stop(): Promise<void>;
+}
+
+/** The port of an engine's `http://host:port` endpoint. */
+function portOf(endpoint: string): number {
+  const url = new URL(endpoint);
+  return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
 }
 
 /** Parses `GATEHOUSE_API_KEYS="tenant_a:key_a,tenant_b:key_b"`. */
@@ -237,6 +244,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const oidc = signIn.start(`http://127.0.0.1:${port}`);
     oidcMount.handle = oidc.handle;
     Object.assign(process.env, { GATEHOUSE_OIDC_ISSUER: oidc.issuer, GATEHOUSE_OIDC_CLIENT_ID: oidc.clientId });
+    // Loopback webhook and integration URLs are allowed locally, but never at our own engines' ports.
+    process.env[RESERVED_LOOPBACK_PORTS_ENV] = [port, inboundSmtp.port, portOf(invoke.endpoint), portOf(endpoints.dynamodb), portOf(endpoints.sqs)].join(',');
     return { baseUrl: `http://127.0.0.1:${port}/${STAGE}`, port, devKey, devKeyFile, oidcIssuer: oidc.issuer, devUser: signIn.devUser, smtpPort: inboundSmtp.port, inboundDomain: inboundSmtp.domain, stop: stopEngines };
   } catch (error) {
     await stopEngines().catch(() => undefined);

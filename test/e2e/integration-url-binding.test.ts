@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { integrationRepository } from '#shared/adapters/dynamodb/integration-repository';
 import { captureJsonOutput } from '../support/captured-output';
 import { apiClient, eventually, startTestRuntime, taskEnded, type TestRuntime } from '../support/local-runtime';
@@ -101,5 +101,24 @@ describe('sealed credentials are bound to the URL they were checked against', ()
 
     expect(patched.status).toBe(200);
     expect((await a('POST', `/integrations/${ids.github}/test`)).body).toMatchObject({ ok: true, account: { login: 'acme-bot' } });
+  });
+
+  it('refuses the runtime\'s own engine ports for webhook and integration URLs (issue 25, finding 8)', async () => {
+    const engines = inject('engines');
+    const own = [runtime.port, runtime.smtpPort, Number(new URL(engines.dynamodb).port), Number(new URL(engines.sqs).port)];
+
+    for (const port of own) {
+      const webhook = await a('POST', '/webhooks', { url: `http://127.0.0.1:${port}/`, events: ['task.complete'], secret: 'a-long-random-secret-0123456789' });
+      expect(webhook.status, `webhook at ${port}`).toBe(400);
+      expect(JSON.stringify(webhook.body.errors)).toContain("local runtime's own engines");
+      const integration = await a('POST', '/integrations', { kind: 'github', name: 'Table', credentials: { token: GITHUB_TOKEN }, settings: { api_url: `http://localhost:${port}` } });
+      expect(integration.status, `integration at ${port}`).toBe(400);
+      expect(integration.body.errors).toMatchObject([{ path: 'body.settings.api_url' }]);
+    }
+    const mail = await a('POST', '/integrations', { kind: 'email', name: 'Own SMTP', credentials: { host: '127.0.0.1', port: runtime.smtpPort, secure: false }, settings: { from: 'a@acme.example' } });
+    expect(mail.status).toBe(400);
+    expect(mail.body.errors).toMatchObject([{ path: 'body.credentials.host' }]);
+    // Loopback elsewhere stays usable locally: the loopback GitHub above connected.
+    expect((await a('POST', '/webhooks', { url: `${anyHost.url}/hook`, events: ['task.complete'], secret: 'a-long-random-secret-0123456789' })).status).toBe(201);
   });
 });

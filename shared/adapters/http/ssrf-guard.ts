@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { reservedLoopbackPorts } from '#shared/config/loopback-ports';
 import { InvalidRequestError } from '#shared/domain/errors';
 
 /**
@@ -20,6 +21,8 @@ export type Resolver = (host: string) => Promise<string[]>;
 export interface DeliverableUrlOptions {
   /** Local runtime and tests only: permits loopback addresses and plain http. */
   allowLoopback: boolean;
+  /** Loopback ports refused even so (the runtime's own engines); GATEHOUSE_RESERVED_LOOPBACK_PORTS by default. */
+  reservedPorts?: ReadonlySet<number>;
   /** Defaults to the system resolver (`dns.lookup`, all addresses). */
   resolve?: Resolver;
 }
@@ -49,7 +52,7 @@ export class UndeliverableUrlError extends Error {
  * absolute http(s) (https unless `allowLoopback`), at most 2048 characters, without credentials,
  * and not a literal IP address in a forbidden range.
  */
-export function validateWebhookUrl(url: unknown, options: { allowLoopback?: boolean } = {}): URL {
+export function validateWebhookUrl(url: unknown, options: { allowLoopback?: boolean; reservedPorts?: ReadonlySet<number> } = {}): URL {
   const allowLoopback = options.allowLoopback ?? false;
   const parsed = parseWebhookUrl(url, allowLoopback);
   if (typeof parsed === 'string') throw invalidUrl(parsed);
@@ -59,7 +62,10 @@ export function validateWebhookUrl(url: unknown, options: { allowLoopback?: bool
     if (refusal) throw invalidUrl(`The URL points at ${refusal}, which webhooks may not be delivered to.`);
   }
   // `localhost` and `*.localhost` always mean loopback (RFC 6761): knowable without DNS.
-  if (!allowLoopback && /(^|\.)localhost\.?$/i.test(hostname)) throw invalidUrl('The URL points at a loopback address, which webhooks may not be delivered to.');
+  const isLocalhost = /(^|\.)localhost\.?$/i.test(hostname);
+  if (!allowLoopback && isLocalhost) throw invalidUrl('The URL points at a loopback address, which webhooks may not be delivered to.');
+  const reserved = reservedPortRefusal(parsed, isLocalhost ? '127.0.0.1' : hostname, options.reservedPorts);
+  if (reserved) throw invalidUrl(`The URL points at ${reserved}, which webhooks may not be delivered to.`);
   return parsed;
 }
 
@@ -74,11 +80,29 @@ export async function assertDeliverableUrl(url: string, options: DeliverableUrlO
   const hostname = unbracket(parsed.hostname);
   const addresses = isIP(hostname) ? [hostname] : await resolveAll(hostname, options.resolve ?? systemResolve);
   for (const address of addresses) {
-    const refusal = addressRefusal(address, options.allowLoopback);
+    const refusal = addressRefusal(address, options.allowLoopback) ?? reservedPortRefusal(parsed, address, options.reservedPorts);
     if (refusal) throw new UndeliverableUrlError('forbidden_address', `${hostname} resolves to ${refusal} (${address}).`);
   }
   const address = addresses[0];
   return { url: parsed, hostname, address, family: isIP(address) === 6 ? 6 : 4 };
+}
+
+/**
+ * Loopback is allowed only where the local runtime runs, and there its own engines listen on
+ * loopback too: a URL at one of their ports would let a tenant drive DynamoDB Local or the queues.
+ */
+function reservedPortRefusal(url: URL, address: string, reservedPorts: ReadonlySet<number> = reservedLoopbackPorts()): string | undefined {
+  if (reservedPorts.size === 0 || !isLoopback(address)) return undefined;
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return reservedPorts.has(port) ? `port ${port} of the local runtime's own engines` : undefined;
+}
+
+function isLoopback(address: string): boolean {
+  const version = isIP(address);
+  if (version === 0) return false;
+  const embedded = version === 6 ? embeddedIPv4(address) : undefined;
+  if (embedded) return loopback.check(embedded, 'ipv4');
+  return loopback.check(address, version === 4 ? 'ipv4' : 'ipv6');
 }
 
 async function systemResolve(host: string): Promise<string[]> {
