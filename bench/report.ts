@@ -196,6 +196,9 @@ function triggersSection(results: BenchResults): string[] {
           run.created.count,
         ]),
         ...report.event.map((run) => [`artifact.emitted → triggered task created_at, via the stream`, `${run.triggers} (${run.matching} matching)`, ms(run.viaStream), `${ms(run.floor)} (fireEventTriggers in-process, no stream)`, run.viaStream.count]),
+        ...(report.inboundMail
+          ? [[`GET /health while a ${Math.round(report.inboundMail.bodyBytes / 1024)} KiB \`<script>\` mail arrives by SMTP (${report.inboundMail.mails} mails: to no trigger, to a mail trigger); target p99 < 100 ms`, '1 mail trigger', ms(report.inboundMail.duringMail), `${ms(report.inboundMail.baseline)} (/health alone)`, report.inboundMail.duringMail.count]]
+          : []),
       ],
     ),
     '',

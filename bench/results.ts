@@ -194,6 +194,8 @@ export interface HopCost {
 
 /** The triggers phase (bench/phases/triggers.ts). */
 export interface TriggersReport {
+  /** /health while the issue's 470 KiB `<script>` mail arrives (bench/inbound-mail-stall.ts); absent in older results. */
+  inboundMail?: import('./inbound-mail-stall').InboundMailStallReport;
   /** Fires (or artifacts) per series at one trigger. */
   samples: number;
   /** Measured rounds of 200 simultaneous fires. */

@@ -20,6 +20,7 @@ import type { BenchConfig } from '../config';
 import { costOf, unitUsage } from '../cost';
 import { benchFunctions } from '../functions';
 import { idleCloseComparison, IDLE_CLOSE_ASSUMPTIONS } from '../idle-close-cost';
+import { measureInboundMailStall } from '../inbound-mail-stall';
 import { Meter, quiet, type MeterSnapshot } from '../metering';
 import { progress } from '../progress';
 import type { HopCost, TriggersReport } from '../results';
@@ -258,7 +259,13 @@ export async function run(config: BenchConfig): Promise<TriggersReport> {
     } finally {
       uninstall();
     }
+
+    // --- /health while the mail arrives (last: its triggered tasks would weigh on the figures above) ---
+    progress('triggers: /health while a 470 KiB <script> mail arrives');
+    const mailTrigger = await api.call<{ source: { address: string } }>('POST', '/triggers', { body: { name: 'bench mail', source: { type: 'mail' }, task: auditTask } });
+    const inboundMail = await measureInboundMailStall(runtime, mailTrigger.source.address, config.quick ? 1 : 3);
     return {
+      inboundMail,
       samples,
       rounds,
       schedulePollMs: SCHEDULE_RUNNER_POLL_MS,
