@@ -16,6 +16,7 @@ import { buildSync } from 'esbuild';
 import type { RouteAccess } from '#functions/routes';
 import type { SECRET_CIPHER_ENV, SecretCipherBackend } from '#shared/adapters/crypto/secret-cipher';
 import type { INTEGRATIONS_KEY_ENV } from '#shared/adapters/crypto/integration-cipher';
+import type { PAGE_CURSOR_CONTEXT, PAGE_CURSOR_ENV } from '#shared/adapters/crypto/page-cursor-key';
 import type { TOOL_PROXY_FUNCTION_ENV } from '#shared/adapters/lambda/tool-proxy-client';
 import type { MailerBackend } from '#shared/adapters/mail/mailer';
 import { INBOUND_MAIL_DOMAIN_ENV } from '#shared/config/inbound-mail';
@@ -69,6 +70,11 @@ const INTEGRATIONS_KEY: typeof INTEGRATIONS_KEY_ENV = 'INTEGRATIONS_KMS_KEY_ID';
 const TOOL_PROXY_NAME: typeof TOOL_PROXY_FUNCTION_ENV = 'TOOL_PROXY_FUNCTION_NAME';
 /** The encryption context every integration ciphertext carries (credentialContext): KMS grants hold for it only. */
 const CREDENTIALS_PURPOSE = { 'kms:EncryptionContext:purpose': 'integration-credentials' };
+/** The page cursor key's environment name and encryption context, as page-cursor-key.ts declares them. */
+const PAGE_CURSOR_KEY: typeof PAGE_CURSOR_ENV.kmsKeyId = 'PAGE_CURSOR_KMS_KEY_ID';
+const PAGE_CURSOR_PURPOSE: typeof PAGE_CURSOR_CONTEXT.purpose = 'page-cursor';
+/** The partition of the page cursor secret's item (entities/page-cursor-secret.ts). */
+const PAGE_CURSOR_PARTITION = 'PAGECURSOR';
 
 /**
  * What a function may be bound to. Task queues are keyed by priority so their URL env names are
@@ -157,6 +163,27 @@ export class GatehouseFunction extends LambdaFunction {
   }
 
   /**
+   * Page cursors are signed with a key derived from a secret kept in the table, wrapped under the
+   * table's KMS key (shared/adapters/crypto/page-cursor-key.ts): every table user may create it
+   * once (GenerateDataKeyWithoutPlaintext) and unwrap it, for that encryption context only; a
+   * read-only function may write that one item and nothing else.
+   */
+  private bindPageCursorSecret(table: ITable, readOnly: boolean): void {
+    if (!table.encryptionKey) return;
+    this.addEnvironment(PAGE_CURSOR_KEY, table.encryptionKey.keyArn);
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['kms:GenerateDataKeyWithoutPlaintext', 'kms:Decrypt'],
+        resources: [table.encryptionKey.keyArn],
+        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': PAGE_CURSOR_PURPOSE } },
+      }),
+    );
+    if (readOnly) {
+      this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:PutItem'], resources: [table.tableArn], conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [PAGE_CURSOR_PARTITION] } } }));
+    }
+  }
+
+  /**
    * Gives the function exactly the access its declaration says, and the environment that goes with
    * it, nothing more: the table (TABLE_NAME; read or read/write, or nothing for `none`); the
    * task queues (their URLs, send only) for `dispatchTasks`; the tool-call queue (its URL, send
@@ -183,6 +210,7 @@ export class GatehouseFunction extends LambdaFunction {
       this.addEnvironment('TABLE_NAME', table.tableName);
       if (access.table === 'read_write') table.grantReadWriteData(this);
       else table.grantReadData(this);
+      this.bindPageCursorSecret(table, access.table === 'read');
     }
 
     // Authenticated routes write their tenant's request budget, read-only ones included (only that).

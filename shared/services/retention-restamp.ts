@@ -32,14 +32,14 @@ export async function restampPage(job: RestampJob, pageSize = RESTAMP_PAGE_SIZE)
   const settings = await loadSettings(job.tenant_id);
   if (settings.version !== job.version) return { status: 'outdated', counts };
   const partition = keys.tasksPartition(job.tenant_id);
-  const startKey = decodeCursor(scopeOf(job.tenant_id), job.cursor, { partitionAttribute: GSI1.partitionKey, partition });
+  const startKey = await decodeCursor(job.tenant_id, scopeOf(job.tenant_id), job.cursor, { partitionAttribute: GSI1.partitionKey, partition });
   const page = await artifactRetentionRepository.artifactPage(job.tenant_id, startKey, pageSize);
   const stamp: RetentionStamp = stampOf(settings);
   for (let offset = 0; offset < page.artifactIds.length; offset += PARALLEL) {
     const outcomes = await Promise.all(page.artifactIds.slice(offset, offset + PARALLEL).map((id) => artifactRetentionRepository.restamp(job.tenant_id, id, stamp)));
     for (const outcome of outcomes) counts[outcome]++;
   }
-  const cursor = encodeCursor(scopeOf(job.tenant_id), page.lastKey);
+  const cursor = await encodeCursor(job.tenant_id, scopeOf(job.tenant_id), page.lastKey);
   if (cursor) return { status: 'continue', next: { tenant_id: job.tenant_id, version: job.version, cursor }, counts };
   await tenantSettingsRepository.markRestamped(job.tenant_id, job.version);
   return { status: 'done', counts };

@@ -7,6 +7,8 @@ import { actionsOf, consumerId, dataKeyId, declaredFunctions, fanOutId, getAttTa
 const DISPATCH_FLAGS = ['dispatchTasks', 'dispatchToolCalls', 'dispatchDeliveries', 'dispatchScans'] as const;
 /** What reading the table or receiving from a queue needs on the data key. */
 const READ_ONLY = ['kms:Decrypt', 'kms:DescribeKey'];
+/** The statement letting a table user create and unwrap the page cursor secret (its own encryption context only). */
+const isPageCursorGrant = (statement: PolicyStatement & { Condition?: unknown }) => JSON.stringify(statement.Condition ?? null) === JSON.stringify({ StringEquals: { 'kms:EncryptionContext:purpose': 'page-cursor' } });
 
 describe('customer-managed keys', () => {
   let template: Template;
@@ -14,7 +16,7 @@ describe('customer-managed keys', () => {
   let functions: DeclaredFunction[];
   /** The KMS actions a function's role has on one key. */
   const kmsActionsOn = (functionId: string, keyId: string) =>
-    [...new Set(actionsOf(roleStatements(template, functionId).filter(({ Resource }) => [Resource].flat().map(getAttTarget).includes(keyId))))].filter((action) => action.startsWith('kms:')).sort();
+    [...new Set(actionsOf(roleStatements(template, functionId).filter((statement) => !isPageCursorGrant(statement) && [statement.Resource].flat().map(getAttTarget).includes(keyId))))].filter((action) => action.startsWith('kms:')).sort();
   const dispatches = ({ access }: DeclaredFunction) => DISPATCH_FLAGS.some((flag) => flag in access && Boolean(access[flag as keyof typeof access]));
 
   beforeAll(() => {
@@ -70,6 +72,16 @@ describe('customer-managed keys', () => {
 
     expect(readers.length).toBeGreaterThan(0);
     for (const { name, id } of readers) expect(kmsActionsOn(id, dataKey), name).toEqual(READ_ONLY);
+  });
+
+  it('let every table user create and unwrap the page cursor secret under the data key, for that encryption context only', () => {
+    const tableUsers = functions.filter((fn) => fn.access.table !== 'none');
+
+    expect(tableUsers.length).toBeGreaterThan(0);
+    for (const { name, id } of tableUsers) {
+      const grants = roleStatements(template, id).filter(isPageCursorGrant);
+      expect(grants.map((statement) => [actionsOf([statement]).sort(), [statement.Resource].flat().map(getAttTarget)]), name).toEqual([[['kms:Decrypt', 'kms:GenerateDataKeyWithoutPlaintext'], [dataKey]]]);
+    }
   });
 
   it('let every table writer and queue producer generate data keys and encrypt with the data key', () => {

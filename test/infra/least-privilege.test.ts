@@ -24,6 +24,9 @@ const writeRoutes = routes.filter((route) => route.access.table === 'read_write'
 
 /** The one write a read-only route may make: its tenant's request budget (`RATELIMIT#…` partitions). */
 const isBudgetWrite = (statement: PolicyStatement & { Condition?: unknown }) => statement.Condition !== undefined && actionsOf([statement]).every((action) => action === 'dynamodb:UpdateItem');
+/** The other: storing the page cursor secret once (the `PAGECURSOR` partition), shared/adapters/crypto/page-cursor-key.ts. */
+const isPageCursorSecretWrite = (statement: PolicyStatement & { Condition?: unknown }) =>
+  JSON.stringify(statement.Condition ?? null) === JSON.stringify({ 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['PAGECURSOR'] } }) && actionsOf([statement]).every((action) => action === 'dynamodb:PutItem');
 
 describe('least privilege', () => {
   let template: Template;
@@ -49,7 +52,7 @@ describe('least privilege', () => {
 
   it.each(readRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('lets %s read the table but write nothing except its request budget', (_, route) => {
     const statements = statementsOf(functionIdFor(template, route));
-    const actions = actionsOf(statements.filter((statement) => !isBudgetWrite(statement)));
+    const actions = actionsOf(statements.filter((statement) => !isBudgetWrite(statement) && !isPageCursorSecretWrite(statement)));
 
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
     expect(actions.filter((action) => TABLE_WRITES.includes(action))).toEqual([]);
@@ -66,6 +69,12 @@ describe('least privilege', () => {
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_LIMIT_PARTITION_PREFIX}*`] } },
       },
     ]);
+  });
+
+  it.each(readRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('lets %s put only the page cursor secret’s item', (_, route) => {
+    const secretWrites = statementsOf(functionIdFor(template, route)).filter(isPageCursorSecretWrite);
+
+    expect(secretWrites).toEqual([{ Effect: 'Allow', Action: 'dynamodb:PutItem', Resource: { 'Fn::GetAtt': [tableId, 'Arn'] }, Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['PAGECURSOR'] } } }]);
   });
 
   it('rate-limits every authenticated route and nothing else', () => {
@@ -138,8 +147,9 @@ describe('least privilege', () => {
     const streamReaders = new Set(streamMappings(template).map(({ Properties }) => Properties.FunctionName.Ref));
 
     // One statement per function with table access, one on the stream per stream reader, and the
-    // request-budget write of each read-only route.
-    expect(dynamoStatements).toHaveLength(declaredFunctions(template).filter(({ access }) => access.table !== 'none').length + streamReaders.size + readRoutes.length);
+    // request-budget write of each read-only route and the page cursor secret's write of each read-only function.
+    const readOnly = declaredFunctions(template).filter(({ access }) => access.table === 'read').length;
+    expect(dynamoStatements).toHaveLength(declaredFunctions(template).filter(({ access }) => access.table !== 'none').length + streamReaders.size + readRoutes.length + readOnly);
     for (const statement of dynamoStatements) {
       const resources = [statement.Resource].flat();
       expect(resources).not.toContain('*');

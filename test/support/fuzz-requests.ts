@@ -58,21 +58,29 @@ const queryKeys = fc.oneof(
 
 function tamperedCursors(realCursors: readonly string[]): fc.Arbitrary<string> {
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
-  const decoded = realCursors.map((cursor) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s: string; k: Record<string, string> });
+  // A real cursor is `c1.<position>.<tag>` (shared/domain/page-cursor.ts): edit the position and keep the tag.
+  const decoded = realCursors.map((cursor) => {
+    const [version, payload, tag] = cursor.split('.');
+    return { version, payload, tag, position: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, string> };
+  });
   return fc.oneof(
     fc.base64String({ maxLength: 200 }),
     fc.jsonValue({ maxDepth: 3 }).map(encode),
     fc.constantFrom(...realCursors),
-    fc.constantFrom(...decoded).chain((cursor) =>
-      fc.oneof(
-        // the listing's own scope and partition, with a key DynamoDB would not take
-        fc.record({ extra: fc.string({ maxLength: 10 }), value: fc.string({ maxLength: 10 }) }).map(({ extra, value }) => encode({ ...cursor, k: { ...cursor.k, [`x${extra}`]: value } })),
-        fc.constantFrom(...Object.keys(cursor.k)).map((name) => encode({ ...cursor, k: Object.fromEntries(Object.entries(cursor.k).filter(([key]) => key !== name)) })),
-        fc.constantFrom(...Object.keys(cursor.k)).chain((name) => fc.oneof(fc.constant(''), fc.string({ maxLength: 1100 })).map((value) => encode({ ...cursor, k: { ...cursor.k, [name]: value } }))),
-        fc.jsonValue({ maxDepth: 2 }).map((k) => encode({ ...cursor, k })),
-        fc.string({ maxLength: 30 }).map((s) => encode({ ...cursor, s })),
-      ),
-    ),
+    fc.constantFrom(...decoded).chain(({ version, payload, tag, position }) => {
+      const resealed = (edited: unknown) => `${version}.${encode(edited)}.${tag}`;
+      return fc.oneof(
+        // the listing's own position, edited into a key DynamoDB would not take, under the real tag
+        fc.record({ extra: fc.string({ maxLength: 10 }), value: fc.string({ maxLength: 10 }) }).map(({ extra, value }) => resealed({ ...position, [`x${extra}`]: value })),
+        fc.constantFrom(...Object.keys(position)).map((name) => resealed(Object.fromEntries(Object.entries(position).filter(([key]) => key !== name)))),
+        fc.constantFrom(...Object.keys(position)).chain((name) => fc.oneof(fc.constant(''), fc.string({ maxLength: 1100 })).map((value) => resealed({ ...position, [name]: value }))),
+        fc.jsonValue({ maxDepth: 2 }).map(resealed),
+        fc.string({ maxLength: 30 }).map((forged) => `${version}.${payload}.${forged}`),
+        fc.string({ maxLength: 5 }).map((other) => `${other}.${payload}.${tag}`),
+        // the unsigned format cursors had before they were signed
+        fc.string({ maxLength: 30 }).map((scope) => encode({ s: scope, k: position })),
+      );
+    }),
   );
 }
 

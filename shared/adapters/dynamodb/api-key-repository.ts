@@ -79,12 +79,16 @@ export class DynamoApiKeyRepository {
     return record?.tenant_id === tenantId ? record : undefined;
   }
 
-  /** One page of a tenant's keys, oldest first (key ids are time-ordered). */
+  /**
+   * One page of a tenant's keys, oldest first (key ids are time-ordered). The index's last key
+   * holds the key's hash (the table key): the cursor carries the key id only, and the start key is
+   * read back from it, so no cursor ever shows a key hash.
+   */
   async listPage(tenantId: string, query: { limit: number; cursor?: string }): Promise<{ apiKeys: ApiKeyRecord[]; nextCursor: string | null }> {
     const scope = `api_keys|${tenantId}`;
-    const startKey = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition: 'APIKEYS' });
-    // The index partition holds every tenant's keys: a cursor must point inside this tenant's range.
-    if (startKey && !String(startKey[GSI1.sortKey] ?? '').startsWith(`${tenantId}#`)) throw invalidCursorError();
+    const position = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: 'tenant', partition: tenantId });
+    const after = position ? await this.findById(tenantId, position.key_id ?? '') : undefined;
+    if (position && !after) throw invalidCursorError();
     const { items, lastKey } = await queryPage<ApiKeyRecord>(
       {
         TableName: tableName(),
@@ -95,9 +99,10 @@ export class DynamoApiKeyRepository {
         ExpressionAttributeValues: { ':pk': 'APIKEYS', ':tenant': `${tenantId}#`, ':tenantId': tenantId },
       },
       query.limit,
-      startKey,
+      after ? { ...keys.apiKey(after.key_hash), ...keys.apiKeyListing(tenantId, after.key_id) } : undefined,
     );
-    return { apiKeys: items, nextCursor: encodeCursor(scope, lastKey) };
+    const lastId = lastKey ? String(lastKey[GSI1.sortKey]).slice(tenantId.length + 1) : undefined;
+    return { apiKeys: items, nextCursor: lastId ? await encodeCursor(tenantId, scope, { tenant: tenantId, key_id: lastId }) : null };
   }
 
   /**

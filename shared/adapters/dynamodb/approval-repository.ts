@@ -95,7 +95,7 @@ export class DynamoApprovalRepository {
   async list(tenantId: string, query: { status: ApprovalStatus; agent?: string; taskId?: string; limit: number; cursor?: string }): Promise<{ approvals: Approval[]; nextCursor: string | null }> {
     const partition = keys.approvalsPartition(tenantId, query.status);
     const scope = `approvals|${partition}|${query.agent ?? ''}|${query.taskId ?? ''}`;
-    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
+    let startKey: Item | undefined = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
     const filters: string[] = [];
     // Names always go through placeholders: `agent` is one of DynamoDB's reserved words.
     const names: Record<string, string> = { '#pk': GSI1.partitionKey };
@@ -125,7 +125,7 @@ export class DynamoApprovalRepository {
     );
     const approvals = page.items;
     startKey = page.lastKey;
-    return { approvals, nextCursor: encodeCursor(scope, startKey) };
+    return { approvals, nextCursor: await encodeCursor(tenantId, scope, startKey) };
   }
 
   /** Pending approvals of a tenant past their expiry (the schedule may be late). */

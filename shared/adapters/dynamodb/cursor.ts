@@ -1,37 +1,30 @@
-import { InvalidRequestError } from '#shared/domain/errors';
+import { pageCursorKey } from '#shared/adapters/crypto/page-cursor-key';
+import { invalidCursorError, openCursor, sealCursor } from '#shared/domain/page-cursor';
+
+export { invalidCursorError } from '#shared/domain/page-cursor';
 
 /**
- * Opaque page cursors. A cursor carries DynamoDB's last evaluated key and the listing it belongs
- * to (`scope`: the partition plus the filters). A cursor from another listing, another tenant, or
- * edited by hand is a 400, never a query that DynamoDB would reject with a 500.
+ * Page cursors of DynamoDB listings: the last evaluated key, signed for the tenant and the listing
+ * it belongs to (`scope`: the listing's name, partition and filters), see shared/domain/page-cursor.ts.
+ * Only listings whose keys hold nothing secret hand out their last key as it is; the API key
+ * listing, whose table key is a key hash, keeps the key id instead (api-key-repository.ts).
  */
 type LastKey = Record<string, string>;
 
-export function encodeCursor(scope: string, lastKey: Record<string, unknown> | undefined): string | null {
+/** The signed cursor of the page after `lastKey`, or null on the last page. */
+export async function encodeCursor(tenantId: string, scope: string, lastKey: Record<string, unknown> | undefined): Promise<string | null> {
   if (!lastKey) return null;
-  return Buffer.from(JSON.stringify({ s: scope, k: lastKey }), 'utf8').toString('base64url');
+  const position = Object.fromEntries(Object.entries(lastKey).map(([name, value]) => [name, String(value)]));
+  return sealCursor(await pageCursorKey(), { tenant: tenantId, list: scope }, position);
 }
 
-/** The 400 of a cursor that is not one this listing handed out. */
-export function invalidCursorError(): InvalidRequestError {
-  return new InvalidRequestError('The cursor is not valid for this listing.', [{ path: 'cursor', message: 'Pass the next_cursor of the previous page unchanged, with the same filters.' }], 'invalid_cursor');
-}
-
-export function decodeCursor(scope: string, cursor: string | undefined, expected: { partitionAttribute: string; partition: string }): LastKey | undefined {
+/**
+ * The last key a cursor of this tenant's listing carries (undefined without a cursor); 400
+ * `invalid_cursor` for a cursor that does not verify or does not point into `expected`'s partition.
+ */
+export async function decodeCursor(tenantId: string, scope: string, cursor: string | undefined, expected: { partitionAttribute: string; partition: string }): Promise<LastKey | undefined> {
   if (cursor === undefined) return undefined;
-  const invalid = invalidCursorError;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (typeof parsed !== 'object' || parsed === null) throw invalid();
-  const { s, k } = parsed as { s?: unknown; k?: unknown };
-  if (s !== scope || typeof k !== 'object' || k === null || Array.isArray(k)) throw invalid();
-  const entries = Object.entries(k as Record<string, unknown>);
-  if (entries.length === 0 || entries.length > 4 || entries.some(([, value]) => typeof value !== 'string' || value.length > 1024)) throw invalid();
-  const lastKey = k as LastKey;
-  if (lastKey[expected.partitionAttribute] !== expected.partition) throw invalid();
+  const lastKey = openCursor(await pageCursorKey(), { tenant: tenantId, list: scope }, cursor);
+  if (lastKey[expected.partitionAttribute] !== expected.partition) throw invalidCursorError();
   return lastKey;
 }

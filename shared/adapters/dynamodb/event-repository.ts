@@ -60,14 +60,14 @@ export class DynamoEventRepository {
 
   async list(tenantId: string, query: EventQuery): Promise<{ events: ServiceEvent[]; nextCursor: string | null }> {
     const scope = `events|${tenantId}|${query.taskId ?? ''}|${query.agent ?? ''}|${(query.types ?? []).join(',')}|${query.after ?? ''}|${query.before ?? ''}`;
-    const cursor = decodeCursor(scope, query.cursor, { partitionAttribute: 'tenant', partition: tenantId });
+    const cursor = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: 'tenant', partition: tenantId });
     if (cursor && !EVENT_ID.test(cursor.last ?? '')) throw new InvalidRequestError('The cursor is not valid for this listing.', [{ path: 'cursor', message: 'malformed' }], 'invalid_cursor');
     let lower = query.after ? lastIdAt(Date.parse(query.after)) : LOWEST;
     if (cursor && cursor.last > lower) lower = cursor.last;
     const upper = query.before ? lastIdAt(Date.parse(query.before) - 1) : HIGHEST;
     const { events, more } = await this.after(tenantId, query, lower, upper, query.limit);
     const last = events.at(-1)?.event_id;
-    return { events, nextCursor: more && last ? encodeCursor(scope, { tenant: tenantId, last }) : null };
+    return { events, nextCursor: more && last ? await encodeCursor(tenantId, scope, { tenant: tenantId, last }) : null };
   }
 
   /**

@@ -54,7 +54,7 @@ export class DynamoIntegrationRepository {
   async list(tenantId: string, query: { kind?: IntegrationKind; limit: number; cursor?: string }): Promise<{ integrations: Integration[]; nextCursor: string | null }> {
     const partition = keys.integrationsPartition(tenantId);
     const scope = `integrations|${partition}|${query.kind ?? ''}`;
-    const startKey = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
+    const startKey = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
     const page = await queryPage<Integration>(
       {
         TableName: tableName(),
@@ -68,7 +68,7 @@ export class DynamoIntegrationRepository {
       query.limit,
       startKey,
     );
-    return { integrations: page.items, nextCursor: encodeCursor(scope, page.lastKey) };
+    return { integrations: page.items, nextCursor: await encodeCursor(tenantId, scope, page.lastKey) };
   }
 
   /** Sets fields of an existing integration; 404 when it is gone. */

@@ -13,6 +13,7 @@ import { ruleHistoryEntity } from '#shared/adapters/dynamodb/entities/rule-histo
 import { scanEntity } from '#shared/adapters/dynamodb/entities/scan';
 import { claimQueueEntryEntity, taskEntity, taskInputEntity } from '#shared/adapters/dynamodb/entities/task';
 import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
+import { pageCursorSecretEntity } from '#shared/adapters/dynamodb/entities/page-cursor-secret';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
 import { usageEntity } from '#shared/adapters/dynamodb/entities/usage';
@@ -61,6 +62,7 @@ export const keys = {
   ...idempotencyEntity.keys,
   ...rateLimitBucketEntity.keys,
   ...tenantLimitsEntity.keys,
+  ...pageCursorSecretEntity.keys,
   ...taskSlotsEntity.keys,
   ...usageEntity.keys,
   ...memberEntity.keys,

@@ -73,13 +73,13 @@ export class DynamoMemberRepository {
   async listPage(tenantId: string, query: { limit: number; cursor?: string }): Promise<{ members: MemberRecord[]; nextCursor: string | null }> {
     const partition = keys.membersPartition(tenantId);
     const scope = `members|${tenantId}`;
-    const startKey = decodeCursor(scope, query.cursor, { partitionAttribute: 'pk', partition });
+    const startKey = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: 'pk', partition });
     const { items, lastKey } = await queryPage<MemberRecord>(
       { TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :member)', ExpressionAttributeValues: { ':pk': partition, ':member': 'MEMBER#' } },
       query.limit,
       startKey,
     );
-    return { members: items, nextCursor: encodeCursor(scope, lastKey) };
+    return { members: items, nextCursor: await encodeCursor(tenantId, scope, lastKey) };
   }
 
   /** Every member of a tenant (a tenant's people: a small partition). */

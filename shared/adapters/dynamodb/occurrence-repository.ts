@@ -47,7 +47,7 @@ export const occurrenceRepository = {
       ExpressionAttributeValues: values,
       ConsistentRead: true,
     };
-    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: 'pk', partition });
+    let startKey: Item | undefined = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: 'pk', partition });
     const occurrences: Occurrence[] = [];
     for (let round = 0; round < 25 && occurrences.length < query.limit; round++) {
       const page = await documentClient().send(new QueryCommand({ ...base, Limit: query.limit - occurrences.length, ExclusiveStartKey: startKey }));
@@ -62,7 +62,7 @@ export const occurrenceRepository = {
       total += page.Count ?? 0;
       countKey = page.LastEvaluatedKey;
     } while (countKey);
-    return { occurrences, nextCursor: encodeCursor(scope, startKey), total };
+    return { occurrences, nextCursor: await encodeCursor(tenantId, scope, startKey), total };
   },
 
   async allOccurrences(tenantId: string, scanId: string): Promise<Occurrence[]> {

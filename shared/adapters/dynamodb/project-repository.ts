@@ -57,9 +57,9 @@ export const projectRepository = {
         ExpressionAttributeValues: { ':pk': partition },
         ScanIndexForward: false,
         Limit: limit,
-        ExclusiveStartKey: decodeCursor(scope, cursor, { partitionAttribute: GSI1.partitionKey, partition }),
+        ExclusiveStartKey: await decodeCursor(tenantId, scope, cursor, { partitionAttribute: GSI1.partitionKey, partition }),
       }),
     );
-    return { projects: (page.Items ?? []).map(projectOf), nextCursor: encodeCursor(scope, page.LastEvaluatedKey) };
+    return { projects: (page.Items ?? []).map(projectOf), nextCursor: await encodeCursor(tenantId, scope, page.LastEvaluatedKey) };
   },
 };

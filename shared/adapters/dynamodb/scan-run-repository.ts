@@ -43,7 +43,7 @@ export const scanRunRepository = {
   async listScans(tenantId: string, projectId: string, query: { limit: number; cursor?: string; status?: ScanStatus }): Promise<{ scans: Scan[]; nextCursor: string | null }> {
     const partition = keys.scansPartition(tenantId, projectId);
     const scope = `scans|${partition}|${query.status ?? ''}`;
-    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
+    let startKey: Item | undefined = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
     const page = await queryPage<Scan>(
       {
         TableName: tableName(),
@@ -59,7 +59,7 @@ export const scanRunRepository = {
     );
     const scans = page.items;
     startKey = page.lastKey;
-    return { scans, nextCursor: encodeCursor(scope, startKey) };
+    return { scans, nextCursor: await encodeCursor(tenantId, scope, startKey) };
   },
 
   /**

@@ -130,7 +130,7 @@ export class DynamoSessionRepository {
   async list(tenantId: string, query: SessionListQuery): Promise<{ sessions: Session[]; nextCursor: string | null }> {
     const partition = keys.sessionsPartition(tenantId);
     const scope = `sessions|${partition}|${query.agent ?? ''}|${query.status ?? ''}`;
-    const startKey = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
+    const startKey = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
     const names: Record<string, string> = { '#pk': GSI1.partitionKey };
     const values: Item = { ':pk': partition };
     const filters: string[] = [];
@@ -157,14 +157,14 @@ export class DynamoSessionRepository {
       query.limit,
       startKey,
     );
-    return { sessions: page.items, nextCursor: encodeCursor(scope, page.lastKey) };
+    return { sessions: page.items, nextCursor: await encodeCursor(tenantId, scope, page.lastKey) };
   }
 
   /** A session's messages, oldest first. */
   async listMessages(tenantId: string, sessionId: string, limit: number, cursor?: string): Promise<{ messages: SessionMessage[]; nextCursor: string | null }> {
     const partition = keys.sessionPartition(tenantId, sessionId);
     const scope = `messages|${partition}`;
-    const startKey = decodeCursor(scope, cursor, { partitionAttribute: 'pk', partition });
+    const startKey = await decodeCursor(tenantId, scope, cursor, { partitionAttribute: 'pk', partition });
     const page = await queryPage<SessionMessage & { tenant_id?: string }>(
       {
         TableName: tableName(),
@@ -174,7 +174,7 @@ export class DynamoSessionRepository {
       limit,
       startKey,
     );
-    return { messages: page.items.map(storedMessage), nextCursor: encodeCursor(scope, page.lastKey) };
+    return { messages: page.items.map(storedMessage), nextCursor: await encodeCursor(tenantId, scope, page.lastKey) };
   }
 
   /** Every message of the session created before `before` (what a task of the session sees), oldest first. */

@@ -56,7 +56,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     const index = query.agent ? GSI2 : GSI1;
     const partition = query.agent ? keys.tasksByAgentPartition(tenantId, query.agent) : keys.tasksPartition(tenantId);
     const scope = `tasks|${partition}|${query.status ?? ''}`;
-    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: index.partitionKey, partition });
+    let startKey: Item | undefined = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: index.partitionKey, partition });
     const page = await queryPage<Task>(
       {
         TableName: tableName(),
@@ -76,7 +76,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
     const listed = await withInputs(page.items);
     const tasks = query.status ? listed.filter((task) => task.status === query.status) : listed;
     startKey = page.lastKey;
-    return { tasks, nextCursor: encodeCursor(scope, startKey) };
+    return { tasks, nextCursor: await encodeCursor(tenantId, scope, startKey) };
   }
 
   /**
@@ -87,7 +87,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
    */
   private async listOfOrigin(tenantId: string, origin: string, query: TaskListQuery): Promise<{ tasks: Task[]; nextCursor: string | null }> {
     const scope = `origin|${origin}|${query.agent ?? ''}|${query.status ?? ''}`;
-    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: 'pk', partition: origin });
+    let startKey: Item | undefined = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: 'pk', partition: origin });
     const tasks: Task[] = [];
     for (let round = 0; round < 25 && tasks.length < query.limit; round++) {
       const page = await this.client.send(
@@ -108,7 +108,7 @@ export class DynamoTaskRepository implements TaskExecutionStore {
       startKey = page.LastEvaluatedKey;
       if (!startKey) break;
     }
-    return { tasks, nextCursor: encodeCursor(scope, startKey) };
+    return { tasks, nextCursor: await encodeCursor(tenantId, scope, startKey) };
   }
 
   async start(task: Task, event: ServiceEvent): Promise<Task | undefined> {

@@ -129,7 +129,7 @@ export class DynamoTriggerRepository {
   async list(tenantId: string, query: { type?: string; limit: number; cursor?: string }): Promise<{ triggers: Trigger[]; nextCursor: string | null }> {
     const partition = keys.triggersPartition(tenantId);
     const scope = `triggers|${partition}|${query.type ?? ''}`;
-    const startKey = decodeCursor(scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
+    const startKey = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: GSI1.partitionKey, partition });
     const page = await queryPage<Trigger>(
       {
         TableName: tableName(),
@@ -143,7 +143,7 @@ export class DynamoTriggerRepository {
       query.limit,
       startKey,
     );
-    return { triggers: page.items, nextCursor: encodeCursor(scope, page.lastKey) };
+    return { triggers: page.items, nextCursor: await encodeCursor(tenantId, scope, page.lastKey) };
   }
 
   /** Replaces the trigger's settings; false when it no longer exists. */
@@ -202,7 +202,7 @@ export class DynamoTriggerRepository {
   async listRuns(tenantId: string, triggerId: string, limit: number, cursor?: string): Promise<{ runs: TriggerRun[]; nextCursor: string | null }> {
     const partition = keys.triggerPartition(tenantId, triggerId);
     const scope = `runs|${partition}`;
-    const startKey = decodeCursor(scope, cursor, { partitionAttribute: 'pk', partition });
+    const startKey = await decodeCursor(tenantId, scope, cursor, { partitionAttribute: 'pk', partition });
     const page = await this.client.send(
       new QueryCommand({
         TableName: tableName(),
@@ -214,7 +214,7 @@ export class DynamoTriggerRepository {
       }),
     );
     const runs = (page.Items ?? []).map(storedRun);
-    return { runs, nextCursor: encodeCursor(scope, page.LastEvaluatedKey) };
+    return { runs, nextCursor: await encodeCursor(tenantId, scope, page.LastEvaluatedKey) };
   }
 }
 

@@ -232,7 +232,7 @@ export class DynamoWebhookRepository {
   async listDeliveries(tenantId: string, webhookId: string, query: { limit: number; cursor?: string; status?: DeliveryStatus; since?: string }): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
     const partition = keys.deliveriesPartition(tenantId, webhookId);
     const scope = `deliveries|${partition}|${query.status ?? ''}|${query.since ?? ''}`;
-    let startKey: Item | undefined = decodeCursor(scope, query.cursor, { partitionAttribute: 'pk', partition });
+    let startKey: Item | undefined = await decodeCursor(tenantId, scope, query.cursor, { partitionAttribute: 'pk', partition });
     const deliveries: Delivery[] = [];
     for (let round = 0; round < 25 && deliveries.length < query.limit; round++) {
       const page = await this.client.send(
@@ -252,7 +252,7 @@ export class DynamoWebhookRepository {
       startKey = page.LastEvaluatedKey;
       if (!startKey) break;
     }
-    return { deliveries, nextCursor: encodeCursor(scope, startKey) };
+    return { deliveries, nextCursor: await encodeCursor(tenantId, scope, startKey) };
   }
 }
 
