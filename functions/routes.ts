@@ -167,7 +167,10 @@ const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/settings/retention', handler: 'functions/settings/get-retention.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
   { method: 'PATCH', path: '/settings/retention', handler: 'functions/settings/update-retention.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write', dispatchRetention: true } },
 
-  { method: 'GET', path: '/me', handler: 'functions/me/get-me.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
+  { method: 'GET', path: '/me', handler: 'functions/me/get-me.ts', auth: 'api_key', role: 'invitee', access: { table: 'read' } },
+  { method: 'GET', path: '/me/invitations', handler: 'functions/invitations/list-invitations.ts', auth: 'api_key', role: 'invitee', access: { table: 'read' } },
+  { method: 'POST', path: '/me/invitations/{tenant_id}/accept', handler: 'functions/invitations/accept-invitation.ts', auth: 'api_key', role: 'invitee', access: { table: 'read_write' } },
+  { method: 'POST', path: '/me/invitations/{tenant_id}/decline', handler: 'functions/invitations/decline-invitation.ts', auth: 'api_key', role: 'invitee', access: { table: 'read_write' } },
 
   { method: 'POST', path: '/api-keys', handler: 'functions/api-keys/create-api-key.ts', auth: 'api_key', role: 'admin', access: { table: 'read_write' } },
   { method: 'GET', path: '/api-keys', handler: 'functions/api-keys/list-api-keys.ts', auth: 'api_key', role: 'admin', access: { table: 'read' } },

@@ -3,6 +3,7 @@ import { agentConfigBody, agentParams, deployAgentBody } from '#functions/agents
 import { approvalParams, listApprovalsQuery, resolveApprovalBody } from '#functions/approvals/schemas';
 import { artifactParams, listArtifactsQuery } from '#functions/artifacts/schemas';
 import { apiKeyParams, createApiKeyBody, listApiKeysQuery } from '#functions/api-keys/schemas';
+import { invitationParams } from '#functions/invitations/schemas';
 import { createMemberBody, listMembersQuery, memberParams, updateMemberBody } from '#functions/members/schemas';
 import { listEventsQuery, streamHeaders, streamQuery } from '#functions/events/schemas';
 import { problemTypeParams } from '#functions/problems/schemas';
@@ -209,7 +210,10 @@ export const operations: Record<string, OperationSpec> = {
   'GET /settings/retention': { summary: 'Get the data retention settings', request: { query: noQuery }, responses: ok('RetentionSettings') },
   'PATCH /settings/retention': { summary: 'Change how long data is kept', request: { query: noQuery, body: updateRetentionBody }, responses: ok('RetentionSettings'), example: { retention_days: 30 } },
 
-  'GET /me': { summary: 'Who is calling: principal, tenant and role', request: {}, responses: ok('Me') },
+  'GET /me': { summary: 'Who is calling: principal, tenant and role (an invitee: no tenant yet)', request: {}, responses: ok('Me') },
+  'GET /me/invitations': { summary: "The signed-in person's pending invitations", request: {}, responses: ok('InvitationList') },
+  'POST /me/invitations/{tenant_id}/accept': { summary: "Accept a tenant's invitation: join it with the role offered", request: { params: invitationParams }, responses: ok('Member') },
+  'POST /me/invitations/{tenant_id}/decline': { summary: "Decline a tenant's invitation", request: { params: invitationParams }, responses: noContent },
   'POST /api-keys': { summary: 'Create an API key (the key is shown in this answer only)', request: { body: createApiKeyBody }, responses: created('NewApiKey'), example: { name: 'CI pipeline', role: 'operator' } },
   'GET /api-keys': { summary: "List the tenant's API keys (never the keys themselves)", request: { query: listApiKeysQuery }, responses: ok('ApiKeyList') },
   'DELETE /api-keys/{key_id}': { summary: 'Revoke an API key', request: { params: apiKeyParams }, responses: noContent },

@@ -28,6 +28,9 @@ export const EVENT_TYPES = [
   'member.added',
   'member.role_changed',
   'member.removed',
+  // A person invited answers: joined (accepted) or declined; `data.principal` is the person.
+  'member.joined',
+  'member.declined',
   'settings.retention_changed',
   'integration.revoked',
 ] as const;

@@ -10,14 +10,29 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
  * agent key stands outside the line: it can call its agent's worker protocol and nothing else,
  * and nobody else calls the protocol (docs/workers.md).
  */
-export const ROLES = [...MEMBER_ROLES, 'agent'] as const;
+/**
+ * `invitee` is a signed-in person who belongs to no tenant yet but has pending invitations: they
+ * can see who they are (GET /me) and their invitations, and accept or decline them; nothing else.
+ */
+export const ROLES = [...MEMBER_ROLES, 'agent', 'invitee'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Every role covers itself; `admin` covers all but `agent`; every person's role covers `viewer`. */
+/**
+ * Every role covers itself; `admin` covers all but `agent`; every person's role covers `viewer`;
+ * every role but `agent` covers `invitee` (the routes of a person without a tenant), and
+ * `invitee` covers nothing else.
+ */
 export function allows(role: Role, required: Role): boolean {
   if (role === 'agent' || required === 'agent') return role === required;
+  if (role === 'invitee' || required === 'invitee') return role === required || required === 'invitee';
   return role === required || role === 'admin' || required === 'viewer';
 }
+
+/**
+ * The tenant an invitee's requests carry: none of theirs. No tenant's data is under it (tenant ids
+ * cannot contain `~`), and the only routes an invitee may call read their invitations by email.
+ */
+export const NO_TENANT = '~invitee';
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);

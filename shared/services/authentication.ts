@@ -2,9 +2,11 @@ import { fetchUserInfo, verifyAccessToken } from '#shared/adapters/oidc/openid-i
 import { invalidAccessToken, looksLikeJwt, verifiedEmailOf, type TrustedIssuer } from '#shared/domain/access-token';
 import { bearerToken } from '#shared/domain/api-key';
 import { systemClock, type Clock } from '#shared/domain/clock';
-import type { Caller } from '#shared/domain/roles';
+import { normaliseEmail } from '#shared/domain/member';
+import { NO_TENANT, type Caller } from '#shared/domain/roles';
 import { getOptionalStringFromEnv } from '#shared/config/env';
 import { authenticate as authenticateApiKey } from '#shared/services/api-keys';
+import { hasInvitations } from '#shared/services/invitations';
 import { memberOfIdentity } from '#shared/services/members';
 
 /**
@@ -20,15 +22,21 @@ export function trustedIssuer(): TrustedIssuer | undefined {
 /**
  * A signed-in person's access token → their tenant, `user` principal and role: the token verified
  * against the issuer's keys, its identity resolved to a member (bound at the first sign-in by the
- * verified email the issuer's userinfo gives). Not a member, or any failure: 401.
+ * verified email the issuer's userinfo gives). A person of no tenant with pending invitations is an
+ * `invitee` of no tenant (NO_TENANT). Neither, or any failure: 401.
  */
 async function authenticatePerson(token: string, clock: Clock): Promise<Caller> {
   const trusted = trustedIssuer();
   if (!trusted) throw invalidAccessToken();
   const sub = await verifyAccessToken(token, trusted, clock.now());
-  const member = await memberOfIdentity({ issuer: trusted.issuer, sub }, async () => verifiedEmailOf(await fetchUserInfo(token, trusted), sub));
-  if (!member) throw invalidAccessToken();
-  return { tenantId: member.tenant_id, principal: { type: 'user', id: member.user_id, name: member.name ?? member.email }, role: member.role };
+  let profile: Promise<{ email: string; name?: string }> | undefined;
+  const learnProfile = () => (profile ??= (async () => verifiedEmailOf(await fetchUserInfo(token, trusted), sub))());
+  const member = await memberOfIdentity({ issuer: trusted.issuer, sub }, learnProfile);
+  if (member) return { tenantId: member.tenant_id, principal: { type: 'user', id: member.user_id, name: member.name ?? member.email }, role: member.role };
+  // No tenant's member, but invited: they may see and answer their invitations, nothing else.
+  const { email } = await learnProfile();
+  if (await hasInvitations(email)) return { tenantId: NO_TENANT, principal: { type: 'user', id: sub, name: normaliseEmail(email) }, role: 'invitee' };
+  throw invalidAccessToken();
 }
 
 /**

@@ -1,4 +1,5 @@
 import { identityRepository } from '#shared/adapters/dynamodb/identity-repository';
+import { invitationRepository } from '#shared/adapters/dynamodb/invitation-repository';
 import { MEMBER_CHANGED, memberRepository } from '#shared/adapters/dynamodb/member-repository';
 import { adminEvent } from '#shared/domain/admin-events';
 import { systemClock } from '#shared/domain/clock';
@@ -41,7 +42,12 @@ async function otherAdminFor(record: MemberRecord): Promise<MemberRecord | undef
   return other;
 }
 
-/** POST /members: invites a person by email with a role, with `member.added` in the same transaction. */
+/**
+ * POST /members: invites a person by email with a role, with `member.added` in the same
+ * transaction. The answer is the same whether or not the email belongs to another tenant (no
+ * oracle), and nothing is claimed: the person joins only by accepting (services/invitations.ts).
+ * 409 `member_exists` only for this tenant's own members and invitations.
+ */
 export async function addMember(caller: Caller, request: { email: string; role: MemberRole }): Promise<MemberRecord> {
   const record: MemberRecord = {
     user_id: newId('usr'),
@@ -52,7 +58,9 @@ export async function addMember(caller: Caller, request: { email: string; role: 
     created_at: systemClock.now().toISOString(),
     added_by: { type: caller.principal.type, id: caller.principal.id },
   };
-  await memberRepository.create(record, adminEvent('member.added', caller.tenantId, caller.principal, { ...memberEventData(record), role: record.role }, systemClock));
+  const claim = await memberRepository.findEmailClaim(record.email);
+  if (claim?.tenant_id === caller.tenantId) throw new ConflictError('member_exists', `'${record.email}' is already a member of this tenant.`);
+  await invitationRepository.invite(record, adminEvent('member.added', caller.tenantId, caller.principal, { ...memberEventData(record), role: record.role }, systemClock));
   return record;
 }
 
@@ -90,8 +98,12 @@ export function changeMemberRole(caller: Caller, userId: string, role: MemberRol
 export function removeMember(caller: Caller, userId: string): Promise<void> {
   return retried(async () => {
     const record = await existingMember(caller.tenantId, userId);
+    const event = adminEvent('member.removed', caller.tenantId, caller.principal, { ...memberEventData(record), role: record.role }, systemClock);
+    // An invitation not yet answered holds no claim: withdrawing it removes the invited member.
+    const invitation = record.status === 'invited' ? await invitationRepository.find(record.email, record.tenant_id) : undefined;
+    if (invitation?.user_id === record.user_id) return invitationRepository.withdraw(invitation, event);
     const otherAdmin = await otherAdminFor(record);
-    await memberRepository.remove(record, otherAdmin, adminEvent('member.removed', caller.tenantId, caller.principal, { ...memberEventData(record), role: record.role }, systemClock), keyBindingJob(caller, record, 'removed'));
+    await memberRepository.remove(record, otherAdmin, event, keyBindingJob(caller, record, 'removed'));
   });
 }
 

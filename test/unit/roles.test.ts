@@ -87,7 +87,10 @@ const EXPECTED: Record<string, Role | null> = {
   'PATCH /findings/{finding_id}': 'operator',
   'GET /settings/retention': 'viewer',
   'PATCH /settings/retention': 'admin',
-  'GET /me': 'viewer',
+  'GET /me': 'invitee',
+  'GET /me/invitations': 'invitee',
+  'POST /me/invitations/{tenant_id}/accept': 'invitee',
+  'POST /me/invitations/{tenant_id}/decline': 'invitee',
   'POST /api-keys': 'admin',
   'GET /api-keys': 'admin',
   'DELETE /api-keys/{key_id}': 'admin',
@@ -120,12 +123,14 @@ describe('the route table’s roles', () => {
 describe('allows', () => {
   // Rows: the caller's role; columns: the role a route needs.
   const MATRIX: Record<Role, Record<Role, boolean>> = {
-    admin: { admin: true, approver: true, operator: true, viewer: true, agent: false },
-    approver: { admin: false, approver: true, operator: false, viewer: true, agent: false },
-    operator: { admin: false, approver: false, operator: true, viewer: true, agent: false },
-    viewer: { admin: false, approver: false, operator: false, viewer: true, agent: false },
+    admin: { admin: true, approver: true, operator: true, viewer: true, agent: false, invitee: true },
+    approver: { admin: false, approver: true, operator: false, viewer: true, agent: false, invitee: true },
+    operator: { admin: false, approver: false, operator: true, viewer: true, agent: false, invitee: true },
+    viewer: { admin: false, approver: false, operator: false, viewer: true, agent: false, invitee: true },
     // An agent key does its agent's protocol and nothing else, and nobody else does the protocol.
-    agent: { admin: false, approver: false, operator: false, viewer: false, agent: true },
+    agent: { admin: false, approver: false, operator: false, viewer: false, agent: true, invitee: false },
+    // A person of no tenant yet: their own invitations (and GET /me), nothing of any tenant.
+    invitee: { admin: false, approver: false, operator: false, viewer: false, agent: false, invitee: true },
   };
 
   for (const role of ROLES) {

@@ -13,6 +13,7 @@ import { ruleHistoryEntity } from '#shared/adapters/dynamodb/entities/rule-histo
 import { scanEntity } from '#shared/adapters/dynamodb/entities/scan';
 import { claimQueueEntryEntity, taskEntity, taskInputEntity } from '#shared/adapters/dynamodb/entities/task';
 import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
+import { invitationEntity } from '#shared/adapters/dynamodb/entities/invitation';
 import { pageCursorSecretEntity } from '#shared/adapters/dynamodb/entities/page-cursor-secret';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
@@ -63,6 +64,7 @@ export const keys = {
   ...rateLimitBucketEntity.keys,
   ...tenantLimitsEntity.keys,
   ...pageCursorSecretEntity.keys,
+  ...invitationEntity.keys,
   ...taskSlotsEntity.keys,
   ...usageEntity.keys,
   ...memberEntity.keys,

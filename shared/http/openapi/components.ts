@@ -63,6 +63,7 @@ export function responseComponents(): Record<string, z.ZodType> {
     ApiKeyList: r.listOf('api_keys', r.apiKeySchema),
     Member: r.memberSchema,
     MemberList: r.listOf('members', r.memberSchema),
+    InvitationList: r.listOf('invitations', r.invitationSchema),
     Usage: r.usageSchema,
     Event: r.eventSchema,
     EventList: r.listOf('events', r.eventSchema),

@@ -295,8 +295,10 @@ const principal = () => record({ type: z.enum(['user', 'api_key', 'chat']), id: 
 const role = () => z.enum(['admin', 'approver', 'operator', 'viewer']);
 const keyRole = () => z.enum(['admin', 'approver', 'operator', 'viewer', 'agent']);
 export const meSchema = /* @__PURE__ */ z.schema(() =>
-  record({ principal: record({ type: z.enum(['user', 'api_key']), id: text(), email: z.optional(text()), name: z.optional(text()) }), tenant_id: text(), role: role() }),
+  record({ principal: record({ type: z.enum(['user', 'api_key']), id: text(), email: z.optional(text()), name: z.optional(text()) }), tenant_id: z.nullable(text()), role: z.enum(['admin', 'approver', 'operator', 'viewer', 'invitee']) }),
 );
+/** A pending invitation as its invitee sees it (GET /me/invitations). */
+export const invitationSchema = /* @__PURE__ */ z.schema(() => record({ tenant_id: text(), role: role(), invited_at: instant() }));
 export const memberSchema = /* @__PURE__ */ z.schema(() =>
   record({
     user_id: text(),

@@ -62,7 +62,7 @@ describe('entity declarations', () => {
         expect(partition.startsWith(`TENANT#${TENANT}`) || sort.startsWith(`${TENANT}#`), `${entity.entity}.${name}: ${partition} / ${sort}`).toBe(true);
       }
     }
-    expect(ENTITIES.filter((entity) => !entity.tenantScoped).map((entity) => entity.entity).sort()).toEqual(['api_key', 'email_claim', 'identity', 'inbound_address', 'integration_owner', 'page_cursor_secret', 'rate_limit_bucket', 'schedule']);
+    expect(ENTITIES.filter((entity) => !entity.tenantScoped).map((entity) => entity.entity).sort()).toEqual(['api_key', 'email_claim', 'identity', 'inbound_address', 'integration_owner', 'invitation', 'page_cursor_secret', 'rate_limit_bucket', 'schedule']);
   });
 
   it('make up the keys object, each builder declared once (the local scheduler keeps its own)', () => {

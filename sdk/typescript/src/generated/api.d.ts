@@ -1190,12 +1190,72 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Who is calling: principal, tenant and role
-         * @description Needs the role `viewer` or one that covers it.
+         * Who is calling: principal, tenant and role (an invitee: no tenant yet)
+         * @description Needs the role `invitee` or one that covers it.
          */
         get: operations["getMe"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person's pending invitations
+         * @description Needs the role `invitee` or one that covers it.
+         */
+        get: operations["getMeInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/invitations/{tenant_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a tenant's invitation: join it with the role offered
+         * @description Needs the role `invitee` or one that covers it.
+         */
+        post: operations["postMeInvitationsByTenantIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/invitations/{tenant_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a tenant's invitation
+         * @description Needs the role `invitee` or one that covers it.
+         */
+        post: operations["postMeInvitationsByTenantIdDecline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2065,9 +2125,9 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            tenant_id: string;
+            tenant_id: string | null;
             /** @enum {string} */
-            role: "admin" | "approver" | "operator" | "viewer";
+            role: "admin" | "approver" | "operator" | "viewer" | "invitee";
         } & {
             [key: string]: unknown;
         };
@@ -2132,6 +2192,20 @@ export interface components {
         };
         MemberList: {
             members: components["schemas"]["Member"][];
+            next_cursor: string | null;
+            has_more?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        InvitationList: {
+            invitations: ({
+                tenant_id: string;
+                /** @enum {string} */
+                role: "admin" | "approver" | "operator" | "viewer";
+                invited_at: string;
+            } & {
+                [key: string]: unknown;
+            })[];
             next_cursor: string | null;
             has_more?: boolean;
         } & {
@@ -6909,7 +6983,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "scan.created" | "scan.started" | "scan.completed" | "scan.failed" | "scan.cancelled" | "api_key.created" | "api_key.revoked" | "api_key.role_capped" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed" | "integration.revoked")[];
+                    events: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "scan.created" | "scan.started" | "scan.completed" | "scan.failed" | "scan.cancelled" | "api_key.created" | "api_key.revoked" | "api_key.role_capped" | "member.added" | "member.role_changed" | "member.removed" | "member.joined" | "member.declined" | "settings.retention_changed" | "integration.revoked")[];
                     secret: string;
                 };
             };
@@ -7170,7 +7244,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "scan.created" | "scan.started" | "scan.completed" | "scan.failed" | "scan.cancelled" | "api_key.created" | "api_key.revoked" | "api_key.role_capped" | "member.added" | "member.role_changed" | "member.removed" | "settings.retention_changed" | "integration.revoked")[];
+                    events?: ("task.created" | "task.started" | "task.progress" | "task.complete" | "task.failed" | "task.cancelled" | "task.requeued" | "artifact.emitted" | "approval.requested" | "approval.resolved" | "session.message" | "session.closed" | "tool_call.executed" | "scan.created" | "scan.started" | "scan.completed" | "scan.failed" | "scan.cancelled" | "api_key.created" | "api_key.revoked" | "api_key.role_capped" | "member.added" | "member.role_changed" | "member.removed" | "member.joined" | "member.declined" | "settings.retention_changed" | "integration.revoked")[];
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
                 };
@@ -9166,6 +9240,275 @@ export interface operations {
             };
         };
     };
+    getMeInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMeInvitationsByTenantIdAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Content Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMeInvitationsByTenantIdDecline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Content Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getApiKeys: {
         parameters: {
             query?: {
@@ -9246,7 +9589,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @enum {string} */
-                    role?: "admin" | "approver" | "operator" | "viewer" | "agent";
+                    role?: "admin" | "approver" | "operator" | "viewer" | "agent" | "invitee";
                     agent?: string;
                 };
             };

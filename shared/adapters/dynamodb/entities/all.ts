@@ -14,6 +14,7 @@ import { scanEntity } from '#shared/adapters/dynamodb/entities/scan';
 import { scheduleEntity } from '#shared/adapters/dynamodb/entities/schedule';
 import { claimQueueEntryEntity, taskEntity, taskInputEntity } from '#shared/adapters/dynamodb/entities/task';
 import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
+import { invitationEntity } from '#shared/adapters/dynamodb/entities/invitation';
 import { pageCursorSecretEntity } from '#shared/adapters/dynamodb/entities/page-cursor-secret';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
@@ -75,4 +76,5 @@ export const ENTITIES = [
   mailMessageClaimEntity,
   keyBindingJobEntity,
   pageCursorSecretEntity,
+  invitationEntity,
 ] as const;
