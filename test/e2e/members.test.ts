@@ -82,11 +82,19 @@ describe('members over HTTP, as signed-in people', () => {
     expect((await ada('GET', '/me')).body.role).toBe('admin');
   });
 
-  it('answers 409 for an email that is a member already, of this tenant or another', async () => {
+  it('answers 409 for an email that is a member of this tenant, and another tenant exactly as for an unknown email (no oracle)', async () => {
     const here = await ada('POST', '/members', { email: 'vic@a.example', role: 'viewer' });
     const elsewhere = await bea('POST', '/members', { email: 'VIC@a.example', role: 'admin' });
+    const unknown = await bea('POST', '/members', { email: `nobody-${suffix}@nowhere.example`, role: 'admin' });
+    const shape = (answer: any) => [answer.status, Object.keys(answer.body).sort(), answer.body.status, answer.body.role];
 
-    expect([here.status, here.body.code, elsewhere.status, elsewhere.body.code]).toEqual([409, 'member_exists', 409, 'member_exists']);
+    expect([here.status, here.body.code]).toEqual([409, 'member_exists']);
+    expect(shape(elsewhere)).toEqual(shape(unknown));
+    expect(shape(elsewhere)).toEqual([201, ['added_by', 'created_at', 'email', 'role', 'status', 'user_id'], 'invited', 'admin']);
+    // Invited by B, Vic still signs in to A: an invitation alone puts nobody into a tenant.
+    expect((await vic('GET', '/me')).body).toMatchObject({ tenant_id: tenantA, role: 'viewer' });
+    expect((await bea('DELETE', `/members/${elsewhere.body.user_id}`)).status).toBe(204);
+    expect((await bea('DELETE', `/members/${unknown.body.user_id}`)).status).toBe(204);
   });
 
   it('shows tenant B nothing of tenant A, and 404s A’s members', async () => {
@@ -96,7 +104,7 @@ describe('members over HTTP, as signed-in people', () => {
 
     expect(list.body.members.map((member: any) => member.email)).toEqual(['bea@b.example']);
     expect([patched.status, patched.body.code, deleted.status, deleted.body.code]).toEqual([404, 'member_not_found', 404, 'member_not_found']);
-    expect((await bea('GET', '/events?type=member.added,member.role_changed,member.removed')).body.events).toEqual([]);
+    expect((await bea('GET', '/events?type=member.added,member.role_changed,member.removed')).body.events.map((event: any) => event.data.email)).not.toContain('ada@a.example');
   });
 
   it('refuses a removed member’s token, and lets them in again once invited anew', async () => {
@@ -104,12 +112,16 @@ describe('members over HTTP, as signed-in people', () => {
 
     expect((await ada('DELETE', `/members/${vicId}`)).status).toBe(204);
     const refused = await vic('GET', '/me');
-    // The same token again: their next request binds it to the new invitation.
+    // The same token again: invited anew, Vic is an invitee until they accept; then the member.
     const reinvited = await ada('POST', '/members', { email: 'vic@a.example', role: 'operator' });
+    const pending = await vic('GET', '/me');
+    const accepted = await vic('POST', `/me/invitations/${tenantA}/accept`);
     const again = await vic('GET', '/me');
 
     expect([refused.status, refused.body.code]).toEqual([401, 'unauthorized']);
     expect(reinvited.status).toBe(201);
+    expect(pending.body).toMatchObject({ tenant_id: null, role: 'invitee', principal: { type: 'user', email: 'vic@a.example' } });
+    expect([accepted.status, accepted.body.status]).toEqual([200, 'active']);
     expect(again.body).toMatchObject({ principal: { type: 'user', id: reinvited.body.user_id, email: 'vic@a.example' }, role: 'operator' });
   });
 });

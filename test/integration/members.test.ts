@@ -3,13 +3,22 @@ import { eventRepository } from '#shared/adapters/dynamodb/event-repository';
 import { identityRepository } from '#shared/adapters/dynamodb/identity-repository';
 import { memberRepository } from '#shared/adapters/dynamodb/member-repository';
 import { ForbiddenError } from '#shared/domain/errors';
-import type { Caller, Role } from '#shared/domain/roles';
+import { NO_TENANT, type Caller, type Role } from '#shared/domain/roles';
 import { issueApiKey } from '#shared/services/api-keys';
+import { acceptInvitation, declineInvitation, listMyInvitations } from '#shared/services/invitations';
 import { addMember, changeMemberRole, listMembers, memberOfIdentity, removeMember } from '#shared/services/members';
 import { provisionForTest, uniqueTenant } from '../support/provisioned';
 
 const callerOf = (tenantId: string, role: Role = 'admin'): Caller => ({ tenantId, principal: { type: 'user', id: `usr_creator_${role}` }, role });
 const email = (name: string) => `${name}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+/** The signed-in person of `address` before they belong to any tenant, as the authorizer resolves them. */
+const inviteeOf = (address: string): Caller => ({ tenantId: NO_TENANT, principal: { type: 'user', id: `sub-${address}`, name: address.toLowerCase() }, role: 'invitee' });
+/** Invites `address` to `tenant` and has the person accept: a member of it. */
+async function joined(tenant: string, address: string, role: 'admin' | 'viewer' | 'operator') {
+  const record = await addMember(callerOf(tenant), { email: address, role });
+  await acceptInvitation(inviteeOf(address), tenant);
+  return record;
+}
 const eventsOf = async (tenantId: string) => (await eventRepository.list(tenantId, { limit: 50 })).events;
 
 describe('members, on DynamoDB Local', () => {
@@ -17,7 +26,7 @@ describe('members, on DynamoDB Local', () => {
     await provisionForTest('members');
   });
 
-  it('invites a person with member.added, lower-cases the email, and refuses an email that is a member anywhere', async () => {
+  it('invites a person with member.added, lower-cases the email, refuses it twice here, and answers another tenant as for any email', async () => {
     const [tenant, other] = [uniqueTenant('people'), uniqueTenant('people')];
     const address = email('Ana');
 
@@ -25,12 +34,54 @@ describe('members, on DynamoDB Local', () => {
 
     expect(record).toMatchObject({ user_id: expect.stringMatching(/^usr_[0-9a-z]{26}$/), email: address.toLowerCase(), role: 'approver', status: 'invited', added_by: { type: 'user', id: 'usr_creator_admin' } });
     await expect(addMember(callerOf(tenant), { email: address, role: 'viewer' })).rejects.toMatchObject({ code: 'member_exists' });
-    await expect(addMember(callerOf(other), { email: address, role: 'viewer' })).rejects.toMatchObject({ code: 'member_exists' });
-    expect((await listMembers(other, { limit: 10 })).members).toEqual([]);
+    const elsewhere = await addMember(callerOf(other), { email: address, role: 'viewer' });
+    expect(Object.keys(elsewhere).sort()).toEqual(Object.keys(record).sort());
     expect((await eventsOf(tenant)).map((event) => [event.type, event.data])).toEqual([
       ['member.added', { user_id: record.user_id, email: address.toLowerCase(), role: 'approver', principal: { type: 'user', id: 'usr_creator_admin' } }],
     ]);
-    expect(await eventsOf(other)).toEqual([]);
+    expect((await eventsOf(other)).map((event) => event.type)).toEqual(['member.added']);
+  });
+
+  it('puts nobody into a tenant by an invitation alone: a sign-in finds no member until the person accepts', async () => {
+    const [squatter, real] = [uniqueTenant('people'), uniqueTenant('people')];
+    const address = email('eve');
+    const identity = { issuer: 'https://issuer.example', sub: `sub-${address}` };
+    await addMember(callerOf(squatter), { email: address, role: 'admin' });
+    const offered = await addMember(callerOf(real), { email: address, role: 'operator' });
+
+    expect(await memberOfIdentity(identity, async () => ({ email: address }))).toBeUndefined();
+    expect((await listMyInvitations(inviteeOf(address))).map((invitation) => [invitation.tenant_id, invitation.role]).sort()).toEqual(
+      [[squatter, 'admin'], [real, 'operator']].sort(),
+    );
+    await declineInvitation(inviteeOf(address), squatter);
+    const member = await acceptInvitation(inviteeOf(address), real);
+
+    expect(member).toMatchObject({ user_id: offered.user_id, tenant_id: real, status: 'active' });
+    expect(await memberOfIdentity(identity, async () => ({ email: address }))).toMatchObject({ tenant_id: real, user_id: offered.user_id, status: 'active' });
+    expect(await listMyInvitations(inviteeOf(address))).toEqual([]);
+    expect((await listMembers(squatter, { limit: 10 })).members).toEqual([]);
+    expect((await eventsOf(squatter)).map((event) => [event.type, event.data.principal])).toEqual([
+      ['member.added', { type: 'user', id: 'usr_creator_admin' }],
+      ['member.declined', { type: 'user', id: expect.stringMatching(/^usr_/) }],
+    ]);
+    expect((await eventsOf(real)).map((event) => [event.type, event.data.principal])).toEqual([
+      ['member.added', { type: 'user', id: 'usr_creator_admin' }],
+      ['member.joined', { type: 'user', id: offered.user_id }],
+    ]);
+    await expect(acceptInvitation(inviteeOf(address), squatter)).rejects.toMatchObject({ code: 'invitation_not_found' });
+  });
+
+  it('refuses to accept a second tenant (409 already_member), and withdraws an invitation when its member is removed', async () => {
+    const [home, other] = [uniqueTenant('people'), uniqueTenant('people')];
+    const address = email('kim');
+    await joined(home, address, 'viewer');
+    const invited = await addMember(callerOf(other), { email: address, role: 'viewer' });
+
+    await expect(acceptInvitation(inviteeOf(address), other)).rejects.toMatchObject({ code: 'already_member' });
+    await removeMember(callerOf(other), invited.user_id);
+
+    expect(await listMyInvitations(inviteeOf(address))).toEqual([]);
+    expect(await memberRepository.get(other, invited.user_id)).toBeUndefined();
   });
 
   it('pages one tenant’s members oldest first, and refuses another tenant’s cursor', async () => {
@@ -46,8 +97,8 @@ describe('members, on DynamoDB Local', () => {
 
   it('changes a role with member.role_changed, keeps the last admin an admin, and 404s another tenant’s member', async () => {
     const tenant = uniqueTenant('people');
-    const admin = await addMember(callerOf(tenant), { email: email('admin'), role: 'admin' });
-    const viewer = await addMember(callerOf(tenant), { email: email('viewer'), role: 'viewer' });
+    const admin = await joined(tenant, email('admin'), 'admin');
+    const viewer = await joined(tenant, email('viewer'), 'viewer');
 
     const promoted = await changeMemberRole(callerOf(tenant), viewer.user_id, 'operator');
     await changeMemberRole(callerOf(tenant), viewer.user_id, 'operator');
@@ -63,7 +114,7 @@ describe('members, on DynamoDB Local', () => {
 
   it('never lets two admins demote each other at the same time into a tenant without an admin', async () => {
     const tenant = uniqueTenant('people');
-    const [first, second] = [await addMember(callerOf(tenant), { email: email('first'), role: 'admin' }), await addMember(callerOf(tenant), { email: email('second'), role: 'admin' })];
+    const [first, second] = [await joined(tenant, email('first'), 'admin'), await joined(tenant, email('second'), 'admin')];
 
     const outcomes = await Promise.allSettled([changeMemberRole(callerOf(tenant), first.user_id, 'viewer'), removeMember(callerOf(tenant), second.user_id)]);
 
@@ -74,8 +125,8 @@ describe('members, on DynamoDB Local', () => {
 
   it('removes a member with member.removed, their email’s claim and their sign-in, so the email may be invited again', async () => {
     const [tenant, other] = [uniqueTenant('people'), uniqueTenant('people')];
-    await addMember(callerOf(tenant), { email: email('admin'), role: 'admin' });
-    const ana = await addMember(callerOf(tenant), { email: email('ana'), role: 'operator' });
+    await joined(tenant, email('admin'), 'admin');
+    const ana = await joined(tenant, email('ana'), 'operator');
     const identity = { issuer: 'https://issuer.example', sub: `sub-${ana.user_id}` };
     expect(await memberOfIdentity(identity, async () => ({ email: ana.email, name: 'Ana' }))).toMatchObject({ user_id: ana.user_id, status: 'active', name: 'Ana' });
 
@@ -92,7 +143,7 @@ describe('members, on DynamoDB Local', () => {
 
   it('binds a first sign-in once, and a new identity of the same person in place of the old one', async () => {
     const tenant = uniqueTenant('people');
-    const ben = await addMember(callerOf(tenant), { email: email('ben'), role: 'viewer' });
+    const ben = await joined(tenant, email('ben'), 'viewer');
     const first = { issuer: 'https://issuer.example', sub: `first-${ben.user_id}` };
     const learn = async () => ({ email: ben.email });
 

@@ -4,7 +4,9 @@ import { handler as authorizer } from '#functions/auth/authorize';
 import { memberRepository } from '#shared/adapters/dynamodb/member-repository';
 import type { Caller } from '#shared/domain/roles';
 import { authenticate } from '#shared/services/authentication';
+import { acceptInvitation } from '#shared/services/invitations';
 import { addMember, ensureLocalMember, listMembers, removeMember } from '#shared/services/members';
+import { NO_TENANT } from '#shared/domain/roles';
 import { lambdaContext } from '#lib/local/handler-loader';
 import type { LocalUser } from '#lib/local/oidc/local-users';
 import { startOidcServer, type OidcServer } from '../support/oidc-server';
@@ -114,12 +116,15 @@ describe('the authorizer with access tokens of the local OpenID provider', () =>
     expect(await authorize(`${header}.${payload}.${flipped}`)).toBe('Unauthorized');
   });
 
-  it('refuses a person who is not a member, and a member once removed', async () => {
+  it('refuses a person who is not a member, makes an invited one an invitee of no tenant until they accept, and refuses a member once removed', async () => {
     const stranger = await signIn(provider.origin, 'stranger@example.com', 'stranger-secret');
     expect(await authorize(stranger)).toBe('Unauthorized');
 
     const invited = await addMember(admin, { email: 'stranger@example.com', role: 'operator' });
-    expect(await authorize(stranger)).toMatchObject({ principal_id: invited.user_id, role: 'operator' });
+    const invitee = await authorize(stranger);
+    expect(invitee).toMatchObject({ tenant_id: NO_TENANT, principal_type: 'user', principal_name: 'stranger@example.com', role: 'invitee' });
+    await acceptInvitation({ tenantId: NO_TENANT, principal: { type: 'user', id: 'stranger', name: 'stranger@example.com' }, role: 'invitee' }, admin.tenantId);
+    expect(await authorize(stranger)).toMatchObject({ tenant_id: admin.tenantId, principal_id: invited.user_id, role: 'operator' });
     await removeMember(admin, invited.user_id);
 
     expect(await authorize(stranger)).toBe('Unauthorized');

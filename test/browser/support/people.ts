@@ -4,6 +4,8 @@ export const PEOPLE = {
   viewerA: { email: 'viewer@tenant-a.example', password: 'browser-viewer-a-pass', tenant: 'tenant_a', role: 'viewer' },
   approverA: { email: 'approver@tenant-a.example', password: 'browser-approver-a-pass', tenant: 'tenant_a', role: 'approver' },
   adminB: { email: 'admin@tenant-b.example', password: 'browser-admin-b-pass', tenant: 'tenant_b', role: 'admin' },
+  // Starts as tenant B's viewer; invitations.spec.ts removes them there, so tenant A's invitation is theirs to answer.
+  newcomer: { email: 'newcomer@tenant-b.example', password: 'browser-newcomer-pass', tenant: 'tenant_b', role: 'viewer' },
 } as const;
 
 export type Person = (typeof PEOPLE)[keyof typeof PEOPLE];

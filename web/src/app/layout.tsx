@@ -1,5 +1,6 @@
-import { NavLink, Outlet } from 'react-router';
-import { NAV_LINKS } from './nav-links';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { useMe } from '../api/me';
+import { INVITEE_LINKS, NAV_LINKS } from './nav-links';
 import { SignedInAs } from './signed-in-as';
 import { RequireSession } from '../auth/require-session';
 
@@ -7,6 +8,20 @@ import { RequireSession } from '../auth/require-session';
 export function Layout() {
   return (
     <RequireSession>
+      <Shell />
+    </RequireSession>
+  );
+}
+
+/** A person of no tenant yet (`invitee`) has their invitations only: every other page sends them there. */
+function Shell() {
+  const role = useMe().data?.role;
+  const { pathname } = useLocation();
+  const invitee = role === 'invitee';
+  if (invitee && pathname !== '/invitations') return <Navigate to="/invitations" replace />;
+  const links = invitee ? INVITEE_LINKS : NAV_LINKS;
+  return (
+    <>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -18,7 +33,7 @@ export function Layout() {
       </header>
       <nav className="site-nav" aria-label="Main">
         <ul>
-          {NAV_LINKS.map((link) => (
+          {links.map((link) => (
             <li key={link.to}>
               <NavLink to={link.to}>{link.label}</NavLink>
             </li>
@@ -28,6 +43,6 @@ export function Layout() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
-    </RequireSession>
+    </>
   );
 }

@@ -10,3 +10,6 @@ export const NAV_LINKS = [
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/settings', label: 'Settings' },
 ] as const;
+
+/** The navigation of a person who belongs to no tenant yet (role `invitee`). */
+export const INVITEE_LINKS = [{ to: '/invitations', label: 'Invitations' }] as const;

@@ -12,6 +12,7 @@ import { scansRoutes } from '../features/scans/routes';
 import { eventsRoutes } from '../features/events/routes';
 import { webhooksRoutes } from '../features/webhooks/routes';
 import { settingsRoutes } from '../features/settings/routes';
+import { invitationsRoutes } from '../features/invitations/routes';
 
 /** The app's routes: /callback outside the shell, every feature's pages inside it. */
 export function createRouter() {
@@ -32,6 +33,7 @@ export function createRouter() {
         ...eventsRoutes,
         ...webhooksRoutes,
         ...settingsRoutes,
+        ...invitationsRoutes,
         { path: '*', element: <NotFoundPage /> },
       ],
     },
