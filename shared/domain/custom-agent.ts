@@ -43,16 +43,18 @@ export function customSlugProblem(slug: string): string | undefined {
 
 /**
  * What the structural checks (the request schema) cannot see: task types named twice, input
- * schemas that do not compile, tools Gatehouse does not have. Empty when the manifest is sound.
+ * schemas that do not compile (or refer outside themselves, or hold a pattern the linear-time
+ * engine refuses), tools Gatehouse does not have. Empty when the manifest is sound. The schemas
+ * compile in the tenant's scope, so the first task of each finds it compiled.
  */
-export function manifestProblems(manifest: CustomAgentManifest): FieldError[] {
+export function manifestProblems(manifest: CustomAgentManifest, tenantId: string): FieldError[] {
   const problems: FieldError[] = [];
   const seen = new Set<string>();
   manifest.task_types.forEach((taskType, index) => {
     const at = `body.manifest.task_types.${index}`;
     if (seen.has(taskType.task_type)) problems.push({ path: `${at}.task_type`, message: `'${taskType.task_type}' is declared twice` });
     seen.add(taskType.task_type);
-    const problem = schemaProblem(taskType.input_schema);
+    const problem = schemaProblem(taskType.input_schema, tenantId);
     if (problem) problems.push({ path: `${at}.input_schema`, message: `is not a usable JSON Schema (draft 2020-12): ${problem}` });
     if (new Set(taskType.artifact_types).size !== taskType.artifact_types.length) problems.push({ path: `${at}.artifact_types`, message: 'names an artifact type twice' });
     (taskType.tools ?? []).forEach((tool, toolIndex) => {

@@ -1,6 +1,7 @@
 import { nextRuns, type ScheduleSpec } from '#shared/domain/cron-schedule';
 import { derivedId } from '#shared/domain/ids';
 import { resolvePointer } from '#shared/domain/json-pointer';
+import { compileOperatorRegex, operatorPatternProblem, OperatorPatternError } from '#shared/domain/operator-regex';
 import type { TaskPriority } from '#shared/domain/task';
 
 /**
@@ -47,24 +48,32 @@ export type TriggerSource = ScheduleSource | EventSource | MailSource | ChatSour
 /** Patterns are tried on at most this much of a message or subject, so no pattern runs long on a huge one. */
 export const MATCHED_TEXT_LIMIT = 4_000;
 
-/** A quantified group that itself holds a quantifier, e.g. `(a+)+`: the shape of catastrophic backtracking. */
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/;
-
-/** Why a trigger's pattern cannot be used (not a regular expression, or one that can run for ages), or undefined. */
+/** Why a trigger's pattern cannot be used (too long, not a regular expression, or beyond linear-time matching), or undefined. */
 export function patternProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern, 'iu');
-  } catch (error) {
-    return `is not a regular expression: ${(error as Error).message}`;
-  }
-  if (NESTED_QUANTIFIER.test(pattern)) return 'must not repeat a group that itself repeats, such as (a+)+: it can take exponential time';
-  return undefined;
+  return operatorPatternProblem(pattern, { ignoreCase: true });
 }
 
-/** Whether `text` matches a trigger's pattern (case-insensitive; an absent pattern matches everything). */
+/**
+ * Whether `text` matches a trigger's pattern (case-insensitive; an absent pattern matches
+ * everything), in time linear in the text. A stored pattern that no longer compiles throws
+ * OperatorPatternError: its run fails, naming it.
+ */
 export function matchesPattern(pattern: string | undefined, text: string): boolean {
   if (pattern === undefined) return true;
-  return new RegExp(pattern, 'iu').test(text.slice(0, MATCHED_TEXT_LIMIT));
+  return compileOperatorRegex(pattern, { ignoreCase: true }).test(text.slice(0, MATCHED_TEXT_LIMIT));
+}
+
+/**
+ * Whether every (pattern, text) pair matches, or why a stored pattern cannot be used any more (a
+ * trigger saved before a rule it breaks existed): such a run fails with that reason, never the request.
+ */
+export function matchVerdict(pairs: readonly (readonly [pattern: string | undefined, text: string])[]): { matched: boolean } | { unusable: string } {
+  try {
+    return { matched: pairs.every(([pattern, text]) => matchesPattern(pattern, text)) };
+  } catch (error) {
+    if (!(error instanceof OperatorPatternError)) throw error;
+    return { unusable: `the trigger's pattern cannot be used: it ${error.message}; change it with PATCH /v1/triggers/{trigger_id}` };
+  }
 }
 
 /** The run of a chat message: one per (trigger, channel and ts) however often Slack delivers it. */

@@ -17,7 +17,7 @@ import { newId } from '#shared/domain/ids';
 export async function deployAgent(tenantId: string, request: { agent_slug: string; name?: string; manifest?: CustomAgentManifest }): Promise<AgentDeployment> {
   const builtIn = findManifestBySlug(request.agent_slug);
   if (request.manifest) {
-    const manifest = checkedManifest(request.agent_slug, request.manifest);
+    const manifest = checkedManifest(tenantId, request.agent_slug, request.manifest);
     if ((await agentRepository.customCount(tenantId)) >= MAX_CUSTOM_AGENTS) throw new ConflictError('custom_agent_limit', `A tenant can deploy at most ${MAX_CUSTOM_AGENTS} custom agents.`);
     return deploy(tenantId, request.agent_slug, request.name ?? request.agent_slug, manifest);
   }
@@ -26,9 +26,9 @@ export async function deployAgent(tenantId: string, request: { agent_slug: strin
 }
 
 /** The custom manifest, or a 400 `invalid_manifest` naming every problem of it (and of the slug). */
-function checkedManifest(slug: string, manifest: CustomAgentManifest): CustomAgentManifest {
+function checkedManifest(tenantId: string, slug: string, manifest: CustomAgentManifest): CustomAgentManifest {
   const slugProblem = customSlugProblem(slug);
-  const problems = [...(slugProblem ? [{ path: 'body.agent_slug', message: slugProblem }] : []), ...manifestProblems(manifest)];
+  const problems = [...(slugProblem ? [{ path: 'body.agent_slug', message: slugProblem }] : []), ...manifestProblems(manifest, tenantId)];
   if (problems.length > 0) throw new InvalidRequestError(`The custom agent cannot be deployed: ${problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, problems, 'invalid_manifest');
   return manifest;
 }

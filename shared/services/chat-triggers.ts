@@ -8,7 +8,7 @@ import { systemClock, type Clock } from '#shared/domain/clock';
 import type { Integration, SlackCredentials, SlackSettings } from '#shared/domain/integration';
 import { isHumanMessage, type SlackMessageEvent } from '#shared/domain/slack/slack-payloads';
 import type { TaskSource } from '#shared/domain/task';
-import { chatRunId, matchesPattern, type Trigger, type TriggerRun } from '#shared/domain/trigger';
+import { chatRunId, matchVerdict, type Trigger, type TriggerRun } from '#shared/domain/trigger';
 import { logger } from '#shared/observability/logger';
 import { ToolCallRefused, withIntegration } from '#shared/services/tool-execution';
 import { execute } from '#shared/services/trigger-execution';
@@ -27,8 +27,14 @@ export async function fireChatTriggers(integration: Integration, message: SlackM
   const sentAt = new Date(Math.floor(Number(message.ts) * 1000));
   const now = clock.now();
   for (const trigger of triggers) {
-    if (trigger.source.type !== 'chat' || !matchesPattern(trigger.source.pattern, message.text)) continue;
+    if (trigger.source.type !== 'chat') continue;
+    const verdict = matchVerdict([[trigger.source.pattern, message.text]]);
+    if ('matched' in verdict && !verdict.matched) continue;
     const runId = chatRunId(trigger.trigger_id, `${message.channel}|${message.ts}`, Number.isFinite(sentAt.getTime()) ? sentAt : now);
+    if ('unusable' in verdict) {
+      await triggerRepository.recordRun(trigger.tenant_id, { run_id: runId, trigger_id: trigger.trigger_id, at: now.toISOString(), outcome: 'failed', reason: verdict.unusable });
+      continue;
+    }
     if (!trigger.enabled) {
       await triggerRepository.recordRun(trigger.tenant_id, { run_id: runId, trigger_id: trigger.trigger_id, at: now.toISOString(), outcome: 'skipped_disabled', reason: 'the trigger is paused' });
       continue;

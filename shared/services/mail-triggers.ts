@@ -9,7 +9,7 @@ import { inboundMailDomain, MAX_INBOUND_MAIL_BYTES } from '#shared/config/inboun
 import { systemClock, type Clock } from '#shared/domain/clock';
 import type { TaskSource } from '#shared/domain/task';
 import { newId } from '#shared/domain/ids';
-import { matchesPattern, type Trigger, type TriggerRun } from '#shared/domain/trigger';
+import { matchVerdict, type Trigger, type TriggerRun } from '#shared/domain/trigger';
 import { logger } from '#shared/observability/logger';
 import { execute } from '#shared/services/trigger-execution';
 
@@ -43,8 +43,13 @@ export async function receiveInboundMail(recipients: readonly string[], load: ()
   const runs: TriggerRun[] = [];
   for (const trigger of triggers) {
     const { match } = trigger.source as Extract<Trigger['source'], { type: 'mail' }>;
-    if (!matchesPattern(match?.from, mail.from) || !matchesPattern(match?.subject, mail.subject)) continue;
+    const verdict = matchVerdict([[match?.from, mail.from], [match?.subject, mail.subject]]);
     const now = clock.now();
+    if ('unusable' in verdict) {
+      await triggerRepository.recordRun(trigger.tenant_id, { run_id: newId('run', now.getTime()), trigger_id: trigger.trigger_id, at: now.toISOString(), outcome: 'failed', reason: verdict.unusable });
+      continue;
+    }
+    if (!verdict.matched) continue;
     // One run per Message-ID: a redelivery may carry another Date, so the claim is the Message-ID's own.
     const digest = createHash('sha256').update(mail.message_id).digest('base64url');
     const handled = await triggerRepository.mailMessageRun(trigger.tenant_id, trigger.trigger_id, digest);

@@ -6,7 +6,7 @@ import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { taskDispatcher } from '#shared/adapters/sqs/task-dispatcher';
 import { findAgentListing, unknownAgentError } from '#shared/agents/directory';
 import { systemClock } from '#shared/domain/clock';
-import { ConflictError, InvalidRequestError, NotFoundError } from '#shared/domain/errors';
+import { ConflictError, InvalidRequestError, NotFoundError, type FieldError } from '#shared/domain/errors';
 import type { SessionMessage } from '#shared/domain/session';
 import type { ServiceEvent } from '#shared/domain/event';
 import type { TransactItem } from '#shared/adapters/dynamodb/transact-write';
@@ -91,6 +91,8 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
   }
   if (request.session_id) await assertSessionTakesTask(tenantId, request.session_id, deployment.agent_slug);
   const unstorable = unstorableNumberPaths(request.input);
+  // A custom agent's input is checked before anything is written, so nothing that could throw runs after the write.
+  const violations = isCustomAgent(deployment) && unstorable.length === 0 ? await customInputViolations(tenantId, deployment, request) : [];
   const now = systemClock.now();
   const task: Task = {
     task_id: newId('tsk', now.getTime()),
@@ -130,7 +132,7 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
   }
   addLogContext({ task_id: task.task_id });
   recordMetric('tasksCreated', 1, { agent: task.agent, task_type: task.task_type });
-  if (isCustomAgent(deployment)) return rejectMalformed(task, deployment);
+  if (isCustomAgent(deployment)) return rejectMalformed(task, task.input_violations?.length ? task.input_violations : violations);
   // The task is durable before it is dispatched; a lost dispatch is re-sent from the active-task
   // index when the runtime starts (and by the stuck-task sweeper), so the request still succeeds.
   await taskDispatcher.dispatch(task).catch((error) => {
@@ -140,15 +142,22 @@ export async function createTask(tenantId: string, request: CreateTaskRequest): 
 }
 
 /**
+ * What breaks a custom agent's input schema, in the tenant's scope (the schema's `$id` and `$ref`
+ * resolve within it alone). A schema that no longer compiles is a violation too, never an exception.
+ */
+async function customInputViolations(tenantId: string, deployment: AgentDeployment & { manifest: CustomAgentManifest }, request: CreateTaskRequest): Promise<FieldError[]> {
+  const taskType = customTaskType(deployment.manifest, request.task_type)!;
+  // Loaded here only: the schema validator is large, and the built-in agents' tasks are checked by their runner.
+  const { validateAgainstSchema } = await import('#shared/domain/input-validation');
+  return validateAgainstSchema(taskType.input_schema, request.input, tenantId);
+}
+
+/**
  * A custom agent's task waits in its agent's claim queue; input that breaks its task type's schema
  * fails it at once (`malformed_input`), so no worker ever sees it. Should this process die first,
  * the claim that finds it fails it instead (shared/services/worker-claims.ts).
  */
-async function rejectMalformed(task: Task, deployment: AgentDeployment & { manifest: CustomAgentManifest }): Promise<Task> {
-  const taskType = customTaskType(deployment.manifest, task.task_type)!;
-  // Loaded here only: the schema validator is large, and the built-in agents' tasks are checked by their runner.
-  const { validateAgainstSchema } = await import('#shared/domain/input-validation');
-  const violations = task.input_violations?.length ? task.input_violations : validateAgainstSchema(taskType.input_schema, task.input);
+async function rejectMalformed(task: Task, violations: FieldError[]): Promise<Task> {
   if (violations.length === 0) return task;
   const error = { code: 'malformed_input', message: `The input does not match the ${task.task_type} input schema.`, details: violations };
   const event = taskEvent('task.failed', task, { error }, systemClock);

@@ -5,7 +5,7 @@ import { findAgentListing } from '#shared/agents/directory';
 import { builtInManifests, findManifestBySlug } from '#shared/agents/manifests';
 import { scheduleProblems } from '#shared/domain/cron-schedule';
 import { InvalidRequestError, type FieldError } from '#shared/domain/errors';
-import { validateAgainstSchema } from '#shared/domain/input-validation';
+import { BUILT_IN_SCOPE, validateAgainstSchema } from '#shared/domain/input-validation';
 import { pointerProblem } from '#shared/domain/json-pointer';
 import { patternProblem, type TriggerSource, type TriggerTask } from '#shared/domain/trigger';
 import { integrationRepository } from '#shared/adapters/dynamodb/integration-repository';
@@ -71,7 +71,7 @@ export async function validatedTrigger(tenantId: string, source: TriggerSource, 
   }
   // With a mapping the input is complete only at run time; a mapped input that breaks the schema fails its task `malformed_input`.
   if (taskType && !task.input_mapping) {
-    problems.push(...validateAgainstSchema(taskType.input_schema, task.input).map((violation) => ({ path: `body.task.${violation.path}`, message: violation.message })));
+    problems.push(...validateAgainstSchema(taskType.input_schema, task.input, deployment && isCustomAgent(deployment) ? tenantId : BUILT_IN_SCOPE).map((violation) => ({ path: `body.task.${violation.path}`, message: violation.message })));
   }
   if (problems.length > 0) throw new InvalidRequestError('The trigger is not valid.', problems);
   return { source: checkedSource, task: { ...task, agent: deployment!.agent_slug } };

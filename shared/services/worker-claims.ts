@@ -116,7 +116,7 @@ async function claimOne(tenantId: string, taskId: string, leaseSeconds: number):
  */
 async function rejectedInput(task: Task): Promise<boolean> {
   const taskType = await customTaskTypeOf(task.tenant_id, task.agent, task.task_type);
-  const violations = task.input_violations?.length ? task.input_violations : taskType ? validateAgainstSchema(taskType.input_schema, task.input) : [];
+  const violations = task.input_violations?.length ? task.input_violations : taskType ? validateAgainstSchema(taskType.input_schema, task.input, task.tenant_id) : [];
   if (violations.length === 0) return false;
   const error = { code: 'malformed_input', message: `The input does not match the ${task.task_type} input schema.`, details: violations };
   await workerTaskRepository.reject(task, error, taskEvent('task.failed', task, { error }, systemClock));
