@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { derivedId, idTime, isId } from '#shared/domain/ids';
-import { eventRunId, mappedInput, scheduledRunId } from '#shared/domain/trigger';
+import { eventRunId, mappedInput, matchVerdict, scheduledRunId } from '#shared/domain/trigger';
 
 describe('run ids: the claim that makes each run happen once', () => {
   it('are the same for the same trigger and time (or artifact), and differ otherwise', () => {
@@ -39,5 +39,17 @@ describe('an event trigger\'s mapped input', () => {
     const input = mappedInput({ input: fixed }, context);
     expect(input).toEqual(fixed);
     expect(input).not.toBe(fixed);
+  });
+});
+
+describe('a trigger\'s patterns at run time', () => {
+  it('match case-insensitively, an absent pattern matching everything', () => {
+    expect(matchVerdict([[undefined, 'anything'], ['^audit', 'AUDIT us']])).toEqual({ matched: true });
+    expect(matchVerdict([['^audit', 'audit'], ['^grace@', 'mallory@attacker.example']])).toEqual({ matched: false });
+  });
+
+  it('say why a stored pattern cannot be used any more, instead of throwing: its run fails with the reason', () => {
+    const verdict = matchVerdict([['^audit', 'audit'], ['(a)\\1', 'aa']]);
+    expect(verdict).toEqual({ unusable: expect.stringContaining("the trigger's pattern cannot be used: it cannot run in linear time") });
   });
 });
