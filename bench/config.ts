@@ -30,11 +30,13 @@ export interface BenchConfig {
   triggerSamples: number;
   /** Measured rounds over the bundled site's pages, per audit, of the accessibility phase. */
   accessibilityRounds: number;
+  /** POST /tasks of the 400-field custom agent in the schemas phase. */
+  schemaTasks: number;
   /** Phases to run; all by default. */
   phases: Phase[];
 }
 
-export const PHASES = ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard', 'triggers', 'integrations', 'workers', 'accessibility'] as const;
+export const PHASES = ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard', 'triggers', 'integrations', 'workers', 'accessibility', 'schemas'] as const;
 export type Phase = (typeof PHASES)[number];
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -71,6 +73,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     workerConcurrency: integer(env, 'BENCH_WORKER_CONCURRENCY', 8),
     triggerSamples: integer(env, 'BENCH_TRIGGER_SAMPLES', quick ? 15 : 60),
     accessibilityRounds: integer(env, 'BENCH_ACCESSIBILITY_ROUNDS', quick ? 2 : 5),
+    schemaTasks: integer(env, 'BENCH_SCHEMA_TASKS', quick ? 100 : 600),
     phases: phases as Phase[],
   };
 }

@@ -42,6 +42,7 @@ export interface BenchResults {
   integrations?: import('./phases/integrations').IntegrationsReport;
   workers?: WorkersReport;
   accessibility?: AccessibilityReport;
+  schemas?: SchemasReport;
   /** Phases this run did not measure, kept from an earlier run (BENCH_PHASES). */
   /** Phases not measured in this run, kept from the runs that did measure them (one entry per run; results of older files hold one object). */
   carriedOver?: CarriedOver[] | CarriedOver;
@@ -252,6 +253,24 @@ export interface ClaimThroughputRun {
   calls: ClaimCalls;
   errors: number;
   errorSamples: string[];
+}
+
+/** The schemas phase (bench/phases/schemas.ts): task creations of a custom agent with a wide input schema. */
+export interface SchemasReport {
+  /** Fields of the agent's input schema. */
+  fields: number;
+  /** POST /tasks made, one after another. */
+  tasks: number;
+  /** Of those, tasks that failed their input (none expected: the input is valid). */
+  failedTasks: number;
+  /** This process's RSS (the runtime shares it) after the deploy, before the first creation. */
+  rssBeforeMib: number;
+  /** … after the last creation. */
+  rssAfterMib: number;
+  /** … its peak during the creations. */
+  peakRssMib: number;
+  /** POST /tasks, request to answer. */
+  createTask: LatencySummary;
 }
 
 /** The workers phase (bench/phases/workers.ts): the worker protocol of custom agents. */

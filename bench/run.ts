@@ -18,7 +18,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_FILE = join(root, 'bench/results.json');
 const DOCUMENT = join(root, 'docs/benchmarks.md');
 
-const RESULT_KEY: Record<Phase, 'bundles' | 'routes' | 'metering' | 'endToEnd' | 'dashboard' | 'triggers' | 'integrations' | 'workers' | 'accessibility'> = { bundles: 'bundles', routes: 'routes', metering: 'metering', 'end-to-end': 'endToEnd', dashboard: 'dashboard', triggers: 'triggers', integrations: 'integrations', workers: 'workers', accessibility: 'accessibility' };
+const RESULT_KEY: Record<Phase, 'bundles' | 'routes' | 'metering' | 'endToEnd' | 'dashboard' | 'triggers' | 'integrations' | 'workers' | 'accessibility' | 'schemas'> = { bundles: 'bundles', routes: 'routes', metering: 'metering', 'end-to-end': 'endToEnd', dashboard: 'dashboard', triggers: 'triggers', integrations: 'integrations', workers: 'workers', accessibility: 'accessibility', schemas: 'schemas' };
 
 /** Runs one phase; its stdout (handler logs) is discarded, its stderr (progress, warnings) shown. */
 function runPhase(phase: Phase, outFile: string): Promise<void> {

@@ -3,7 +3,7 @@ import { benchConfig } from '../../../bench/config';
 
 describe('bench configuration', () => {
   it('runs the full bench by default and a short one with BENCH_QUICK=1', () => {
-    expect(benchConfig({})).toMatchObject({ quick: false, endToEndSeconds: 60, routeConcurrency: [1, 32], producers: [1, 50], phases: ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard', 'triggers', 'integrations', 'workers', 'accessibility'], accessibilityRounds: 5 });
+    expect(benchConfig({})).toMatchObject({ quick: false, endToEndSeconds: 60, routeConcurrency: [1, 32], producers: [1, 50], phases: ['bundles', 'routes', 'metering', 'end-to-end', 'dashboard', 'triggers', 'integrations', 'workers', 'accessibility', 'schemas'], accessibilityRounds: 5, schemaTasks: 600 });
     expect(benchConfig({ BENCH_QUICK: '1' })).toMatchObject({ quick: true, endToEndSeconds: 10, routeSeconds: 3, accessibilityRounds: 2 });
   });
 
