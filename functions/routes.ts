@@ -44,11 +44,8 @@ export interface RouteDefinition {
   path: string;
   /** Handler file, relative to the repository root; it exports `handler`. */
   handler: string;
-  /**
-   * `api_key`: the API's authorizer resolves the Bearer key to a tenant first.
-   * `in_handler`: nothing sits in front of the function; it checks the key itself (streaming).
-   */
-  auth: 'api_key' | 'in_handler' | 'none';
+  /** `api_key`: the API's authorizer resolves the Bearer key (or a person's access token) to a tenant first. */
+  auth: 'api_key' | 'none';
   /**
    * The least role that may call the route (shared/domain/roles.ts `allows`); every
    * authenticated route names one, public routes (`auth: 'none'`) none. The route chain checks
@@ -56,8 +53,9 @@ export interface RouteDefinition {
    */
   role?: Role;
   /**
-   * Served with Lambda response streaming behind a Function URL (RESPONSE_STREAM) on AWS, and by
-   * the local runtime on the same path; the handler gets a Function URL (payload 2.0) event.
+   * Served with Lambda response streaming: on AWS through the REST API like every other route
+   * (behind the same authorizer and throttling), its integration in `STREAM` response transfer
+   * mode; locally by the runtime the same way. The handler gets the proxy event of every route.
    */
   streaming?: boolean;
   access: RouteAccess;
@@ -184,7 +182,7 @@ const declaredRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/usage', handler: 'functions/usage/get-usage.ts', auth: 'api_key', role: 'admin', access: { table: 'read' } },
 
   { method: 'GET', path: '/events', handler: 'functions/events/list-events.ts', auth: 'api_key', role: 'viewer', access: { table: 'read' } },
-  { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'in_handler', role: 'viewer', access: { table: 'read_write' }, streaming: true },
+  { method: 'GET', path: '/events/stream', handler: 'functions/events/stream-events.ts', auth: 'api_key', role: 'viewer', access: { table: 'read_write' }, streaming: true },
 ];
 
 /** Every authenticated route spends its tenant's request budget (shared/http/rate-limit.ts). */

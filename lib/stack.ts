@@ -6,7 +6,6 @@ import { Data } from '#lib/constructs/data';
 import type { MailSettings } from '#lib/constructs/gatehouse-function';
 import { ScheduleTargets } from '#lib/constructs/schedule-targets';
 import { Schedules } from '#lib/constructs/schedules';
-import { Streaming } from '#lib/constructs/streaming';
 import { Tasks } from '#lib/constructs/tasks';
 import { Webhooks } from '#lib/constructs/webhooks';
 import { EventTriggers } from '#lib/constructs/event-triggers';
@@ -28,8 +27,8 @@ export interface GatehouseStackProps extends StackProps {
  * Gatehouse on AWS: the keys (data, alarms, integrations), the table, the queues with their
  * consumers (task worker, tool proxy, webhook deliverer), the one-time schedules with their targets
  * (approval expiry), webhooks (the secrets key, the fan-out on the table's stream), SES receiving for
- * mail triggers (InboundMail), the API, and the streaming routes behind Function URLs (which the
- * REST API cannot stream). Every function gets exactly what its access declaration says,
+ * mail triggers (InboundMail), and the API (its streaming route included, in response streaming
+ * mode). Every function gets exactly what its access declaration says,
  * environment included, through `bindData`.
  *
  * Order matters only for what must exist before it is handed around: schedule targets and the
@@ -58,14 +57,13 @@ export class GatehouseStack extends Stack {
     webhooks.bind(tasks.resources);
     const eventTriggers = new EventTriggers(this, 'EventTriggers', { queueKey: keys.data });
     eventTriggers.bind(tasks.resources);
-    const { api, authorizerFunction } = new Api(this, 'Api', tasks.resources);
-    const streaming = new Streaming(this, 'Streaming', tasks.resources);
-    // People's access tokens: the authorizer and the streaming routes check them against the pool.
+    const { api, authorizerFunction, streamingFunctions } = new Api(this, 'Api', tasks.resources);
+    // People's access tokens: the authorizer and the streaming routes (re-checking their caller) check them against the pool.
     const signIn = new SignIn(this, 'SignIn');
-    for (const fn of [authorizerFunction, ...streaming.functions.values()]) {
+    for (const fn of [authorizerFunction, ...streamingFunctions.values()]) {
       for (const [name, value] of Object.entries(signIn.oidcEnvironment())) fn.addEnvironment(name, value);
     }
-    new Dashboard(this, 'Dashboard', { site: dashboardSite ?? builtDashboardSource(), api, streamUrls: streaming.urls, signIn });
+    new Dashboard(this, 'Dashboard', { site: dashboardSite ?? builtDashboardSource(), api, signIn });
     this.outputs(signIn);
     new RecurringJobs(this, 'RecurringJobs', tasks.resources);
     // Watches every function of the stack, wherever it is created (see Monitoring).

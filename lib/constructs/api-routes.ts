@@ -4,6 +4,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '#functions/routes';
 import { functionId, GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
+import { streamingFunctionProps, streamingIntegration } from '#lib/constructs/streaming';
 import { acknowledgePublicMethod, acknowledgeTokenAuthorizer } from '#lib/nag';
 
 /** Below API Gateway's 29 s integration limit, so a slow handler ends as our problem+json, not a gateway 504. */
@@ -14,8 +15,12 @@ export const HANDLER_TIMEOUT = Duration.seconds(10);
  */
 export const WAITING_ROUTE_MEMORY_MB = 256;
 
-/** A route function's timeout and memory: a waiting route's timeout covers its wait, under API Gateway's 29 s. */
-export function sizeOf(route: Pick<RouteDefinition, 'waitsSeconds'>): { timeout: Duration; memorySize?: number } {
+/**
+ * A route function's timeout and memory: a waiting route's timeout covers its wait, under API
+ * Gateway's 29 s; a streaming route runs up to Lambda's 15 minutes (streaming.ts).
+ */
+export function sizeOf(route: Pick<RouteDefinition, 'waitsSeconds' | 'streaming'>): { timeout: Duration; memorySize?: number; environment?: Record<string, string> } {
+  if (route.streaming) return streamingFunctionProps();
   if (!route.waitsSeconds) return { timeout: HANDLER_TIMEOUT };
   return { timeout: Duration.seconds(Math.min(28, route.waitsSeconds + HANDLER_TIMEOUT.toSeconds() / 2)), memorySize: WAITING_ROUTE_MEMORY_MB };
 }
@@ -66,6 +71,9 @@ export interface RouteGroupStackProps {
  * redeploys the stage) and waits for this stack.
  */
 export class RouteGroupStack extends NestedStack {
+  /** The function of each streaming route of the group, by route path: the stack hands them the sign-in settings. */
+  public readonly streamingFunctions = new Map<string, GatehouseFunction>();
+
   public constructor(scope: Construct, id: string, props: RouteGroupStackProps) {
     super(scope, id, { description: `Gatehouse API routes under /${props.group.segment}` });
     const { api, group, authorizer, resources } = props;
@@ -79,10 +87,14 @@ export class RouteGroupStack extends NestedStack {
       const fn = new GatehouseFunction(this, functionId(route.handler), { handlerFile: route.handler, ...sizeOf(route) });
       fn.bindData(route.access, resources);
       invokeRole.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }));
+      if (route.streaming) this.streamingFunctions.set(route.path, fn);
       const method = resourceFor(top, route.path).addMethod(
         route.method,
-        // What LambdaIntegration builds (a Lambda proxy integration), with the role as credentials.
-        new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations`, options: { credentialsRole: invokeRole } }),
+        // What LambdaIntegration builds (a Lambda proxy integration), with the role as credentials;
+        // a streaming route's streams its answer (STREAM response transfer mode).
+        route.streaming
+          ? streamingIntegration(fn, invokeRole)
+          : new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations`, options: { credentialsRole: invokeRole } }),
         route.auth === 'api_key' ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
       );
       if (route.auth === 'none') acknowledgePublicMethod(method);

@@ -16,6 +16,7 @@ import { addProblemGatewayResponses } from '#lib/constructs/gateway-responses';
 import { acknowledgeApiFindings } from '#lib/nag';
 import { GatehouseFunction, type DataResources } from '#lib/constructs/gatehouse-function';
 import { groupId, HANDLER_TIMEOUT, routeGroups, RouteGroupStack } from '#lib/constructs/api-routes';
+import { addStreamOutputs } from '#lib/constructs/streaming';
 
 /** The stage is the API version: clients call `/v1/...`, as against the local runtime. */
 export const STAGE_NAME = API_VERSION;
@@ -27,7 +28,8 @@ export type ApiProps = DataResources;
 
 /**
  * The REST API, built from the route table: one function per route, one shared authorizer.
- * Streaming routes are not here: the `Streaming` construct serves them behind Function URLs.
+ * Streaming routes (the SSE event stream) are routes like the others, their integration in
+ * response streaming mode (streaming.ts).
  *
  * The API itself, its stage and the authorizer live in the root stack; the routes live in nested
  * stacks, one per route group (api-routes.ts), so that no template nears CloudFormation's
@@ -39,6 +41,8 @@ export class Api extends Construct {
   public readonly authorizerFunction: GatehouseFunction;
   /** The nested stack of each route group, by its first path segment. */
   public readonly routeStacks = new Map<string, RouteGroupStack>();
+  /** The function of each streaming route, by route path: like the authorizer, it checks tokens (GATEHOUSE_OIDC_*). */
+  public readonly streamingFunctions = new Map<string, GatehouseFunction>();
 
   public constructor(scope: Construct, id: string, resources: ApiProps) {
     super(scope, id);
@@ -100,13 +104,16 @@ export class Api extends Construct {
       resultsCacheTtl: Duration.seconds(authorizer.cacheTtlSeconds),
     });
 
-    for (const group of routeGroups(routes.filter((route) => !route.streaming))) {
-      this.routeStacks.set(group.segment, new RouteGroupStack(this, groupId(group.segment), { api: this.api, group, authorizer: apiKeyAuthorizer, resources }));
+    for (const group of routeGroups(routes)) {
+      const stack = new RouteGroupStack(this, groupId(group.segment), { api: this.api, group, authorizer: apiKeyAuthorizer, resources });
+      this.routeStacks.set(group.segment, stack);
+      for (const [path, fn] of stack.streamingFunctions) this.streamingFunctions.set(path, fn);
     }
     acknowledgeApiFindings(this.api, this.api.deploymentStage);
 
     // One output under a stable key for scripts; RestApi's own hashed `Endpoint` output would duplicate it.
     this.api.node.tryRemoveChild('Endpoint');
     new CfnOutput(this, 'Url', { value: this.api.url, description: `Base URL of the API (stage ${STAGE_NAME})` }).overrideLogicalId('ApiUrl');
+    addStreamOutputs(this, this.api, routes.filter((route) => route.streaming));
   }
 }

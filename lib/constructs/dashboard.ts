@@ -13,10 +13,9 @@ import {
   ViewerProtocolPolicy,
   type BehaviorOptions,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
@@ -49,15 +48,13 @@ export interface DashboardProps {
   /** The built web app (`builtDashboardSource()`; tests pass a stand-in). */
   site: ISource;
   api: RestApi;
-  /** The streaming routes' Function URLs, by route path (`/events/stream`). */
-  streamUrls: ReadonlyMap<string, IFunctionUrl>;
   signIn: SignIn;
 }
 
 /**
  * The dashboard on AWS, on one origin with the API: a private bucket behind CloudFront (origin
- * access control), `/v1/*` to the REST API and the streaming routes to their Function URLs, both
- * uncached with every viewer header but Host. The site's files are deployed with a `config.json`
+ * access control), `/v1/*` to the REST API (the event stream included), uncached with every
+ * viewer header but Host. The site's files are deployed with a `config.json`
  * written at deploy time (the API base URL and the sign-in settings).
  */
 export class Dashboard extends Construct {
@@ -68,7 +65,7 @@ export class Dashboard extends Construct {
 
   public constructor(scope: Construct, id: string, props: DashboardProps) {
     super(scope, id);
-    const { site, api, streamUrls, signIn } = props;
+    const { site, api, signIn } = props;
 
     this.bucket = new Bucket(this, 'Site', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -89,16 +86,15 @@ export class Dashboard extends Construct {
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       responseHeadersPolicy: headers,
     };
-    // More specific paths first: CloudFront takes the first behavior whose pattern matches.
-    const additionalBehaviors: Record<string, BehaviorOptions> = {};
-    for (const [path, url] of streamUrls) {
-      // The read timeout is the longest silence CloudFront allows between two chunks of a stream.
-      additionalBehaviors[`/${API_VERSION}${path}`] = { ...passThrough, origin: new FunctionUrlOrigin(url, { readTimeout: Duration.seconds(60) }) };
-    }
-    additionalBehaviors[`/${API_VERSION}/*`] = {
-      ...passThrough,
-      // The stage is the version, so the viewer's path (`/v1/tasks`) is the API's path as it is.
-      origin: new HttpOrigin(`${api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+    const additionalBehaviors: Record<string, BehaviorOptions> = {
+      [`/${API_VERSION}/*`]: {
+        ...passThrough,
+        // The stage is the version, so the viewer's path (`/v1/tasks`) is the API's path as it is.
+        // The read timeout is the longest silence CloudFront allows between two chunks of an
+        // answer: the event stream writes at least every 30 s (a heartbeat), and every other route
+        // answers within API Gateway's 29 s.
+        origin: new HttpOrigin(`${api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, readTimeout: Duration.seconds(60) }),
+      },
     };
 
     // The operator's own domain and certificate when CDK context names them (DashboardDomain).

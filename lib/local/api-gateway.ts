@@ -74,7 +74,6 @@ async function handle(request: IncomingMessage, response: ServerResponse, author
     request.resume();
     return send(response, problemResponse({ status: 404, code: 'route_not_found', detail: `No route matches ${method} ${url.pathname}.` }));
   }
-  if (match.route.streaming) return serveStreaming(match.route, match.params, url, request, response);
   const body = await readBody(request);
   if (body === 'too_large') return refuseTooLargeBody(request);
 
@@ -124,6 +123,9 @@ async function handle(request: IncomingMessage, response: ServerResponse, author
       stage: STAGE,
     },
   };
+  // A streaming route is a route like the others up to here (authorizer first), then answers as
+  // its integration's STREAM response transfer mode does.
+  if (match.route.streaming) return serveStreaming(match.route, event, response);
   const handler = await loadHandler(match.route.handler);
   const result = (await handler(event, lambdaContext(match.route.handler, 29))) as APIGatewayProxyResult;
   send(response, { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } });
@@ -140,56 +142,31 @@ function serveOidc(oidc: NonNullable<ApiGatewayOptions['oidc']>, request: Incomi
 const STREAMING_TIMEOUT_SECONDS = 900;
 
 /**
- * Plays a Function URL with RESPONSE_STREAM: a payload 2.0 event, and a response stream whose
- * prelude (status, headers) goes out before the first body byte, written as it is produced.
+ * Plays a REST API integration in STREAM response transfer mode (InvokeWithResponseStream): the
+ * route's proxy event, and a response stream whose prelude (status, headers) goes out before the
+ * first body byte, the body written as it is produced.
  */
-async function serveStreaming(route: RouteDefinition, params: Record<string, string>, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  // A Function URL hands the body on too, so the route refuses one as the other routes do.
-  const body = await readBody(request);
-  if (body === 'too_large') return refuseTooLargeBody(request);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
-  const query = Object.fromEntries(url.searchParams);
-  const requestId = randomUUID();
-  const event = {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
-    headers,
-    queryStringParameters: Object.keys(query).length ? query : undefined,
-    pathParameters: Object.keys(params).length ? params : undefined,
-    ...(body.length > 0 ? { body: body.toString('base64') } : {}),
-    isBase64Encoded: body.length > 0,
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'local',
-      domainName: request.headers.host ?? '127.0.0.1',
-      domainPrefix: 'local',
-      http: { method: route.method, path: url.pathname, protocol: `HTTP/${request.httpVersion}`, sourceIp: request.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
-      requestId,
-      routeKey: '$default',
-      stage: '$default',
-      time: new Date().toISOString(),
-      timeEpoch: Date.now(),
-    },
-  };
+async function serveStreaming(route: RouteDefinition, event: APIGatewayProxyEvent, response: ServerResponse): Promise<void> {
   const loaded: unknown = await loadHandler(route.handler);
   if (!isStreamingHandler(loaded)) throw new Error(`${route.handler} is not a streaming handler.`);
   const handler: StreamingHandler = loaded;
+  const requestId = event.requestContext.requestId;
   let prelude: ResponsePrelude = { statusCode: 200, headers: {} };
+  const writeHead = () => {
+    if (!response.headersSent) response.writeHead(prelude.statusCode ?? 200, { ...prelude.headers, 'X-Request-Id': requestId });
+  };
   const stream = new Writable({
     write(chunk, _encoding, done) {
-      if (!response.headersSent) response.writeHead(prelude.statusCode ?? 200, { ...prelude.headers, 'X-Request-Id': requestId });
+      writeHead();
       response.write(chunk, done);
     },
     final(done) {
-      if (!response.headersSent) response.writeHead(prelude.statusCode ?? 200, { ...prelude.headers, 'X-Request-Id': requestId });
+      writeHead();
       response.end(done);
     },
   }) as LocalResponseStream;
   stream.setPrelude = (value) => (prelude = value);
-  // A client that goes away ends the stream, as a closed Function URL connection does.
+  // A client that goes away ends the stream, as a closed connection to API Gateway does.
   response.on('close', () => stream.destroy());
   await handler(event, stream, lambdaContext(route.handler, STREAMING_TIMEOUT_SECONDS)).catch((error: unknown) => {
     if (!response.headersSent) send(response, mapErrorToResponse(error));

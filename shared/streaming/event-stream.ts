@@ -1,5 +1,5 @@
 import type { ServiceEvent } from '#shared/domain/event';
-import { commentFrame, eventFrame, positionFrame, retryFrame } from '#shared/streaming/sse';
+import { commentFrame, errorFrame, eventFrame, positionFrame, retryFrame } from '#shared/streaming/sse';
 
 export interface EventFeed {
   /** Events with ids above `afterId` and at or below `untilId`, oldest first. */
@@ -7,6 +7,12 @@ export interface EventFeed {
   /** The highest id an event created at or before `ms` can have. */
   idAt(ms: number): string;
 }
+
+/**
+ * Checks the stream's caller again: undefined while it may still read the stream, otherwise the
+ * problem (401 revoked or expired, 403 role no longer allowed) the stream ends with.
+ */
+export type CallerRecheck = () => Promise<object | undefined>;
 
 export interface StreamOptions {
   /** The id to resume after (Last-Event-ID); without it the stream starts with new events. */
@@ -21,23 +27,36 @@ export interface StreamOptions {
    */
   settleMs: number;
   reconnectMs: number;
+  /** The caller is checked again this often, before the events of the next poll go out. */
+  recheck?: { everyMs: number; check: CallerRecheck };
   now?: () => number;
 }
 
 /**
  * Writes the tenant's events as SSE frames until the deadline, then returns so the response can
  * end cleanly and the client reconnect with Last-Event-ID. Resuming after an id sends every later
- * event exactly once, in id order. `write` returns false once the client is gone.
+ * event exactly once, in id order. `write` returns false once the client is gone. With `recheck`,
+ * no event goes out more than `everyMs` after the last check that allowed the caller; a refused
+ * check ends the stream with an `event: error` frame carrying the problem.
  */
-export async function streamEvents(feed: EventFeed, options: StreamOptions, write: (chunk: string) => boolean): Promise<'deadline' | 'disconnected'> {
+export async function streamEvents(feed: EventFeed, options: StreamOptions, write: (chunk: string) => boolean): Promise<'deadline' | 'disconnected' | 'refused'> {
   const now = options.now ?? Date.now;
   // Everything up to `position` has been sent. It advances to the settled horizon after each
   // poll, and goes out as a bare `id:` line with heartbeats and at the close: the client's
   // Last-Event-ID then resumes from there even if no event arrived on this connection.
   let position = options.lastEventId ?? feed.idAt(now());
   let lastWrite = now();
+  let lastCheck = now();
   if (!write(retryFrame(options.reconnectMs))) return 'disconnected';
   while (now() < options.deadline) {
+    if (options.recheck && now() - lastCheck >= options.recheck.everyMs) {
+      const problem = await options.recheck.check();
+      if (problem) {
+        write(errorFrame(position, problem));
+        return 'refused';
+      }
+      lastCheck = now();
+    }
     const horizon = feed.idAt(now() - options.settleMs);
     let full = false;
     if (horizon > position) {

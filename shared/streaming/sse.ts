@@ -27,3 +27,12 @@ export function retryFrame(milliseconds: number): string {
 export function positionFrame(position: string): string {
   return `id: ${position}\nevent: stream.checkpoint\ndata: {}\n\n`;
 }
+
+/**
+ * The stream's last frame when it is refused mid-way (the caller's key revoked, the role no longer
+ * allowing it): an `error` event whose data is the problem+json body an HTTP answer would carry,
+ * with the position reached so a client that signs in again resumes without a gap.
+ */
+export function errorFrame(position: string, problem: object): string {
+  return `id: ${position}\nevent: error\ndata: ${JSON.stringify(problem)}\n\n`;
+}

@@ -1,8 +1,9 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes, type RouteDefinition } from '#functions/routes';
-import { synthGatehouse } from './synth';
-import { actionsOf, functionIdFor, functionUrlFor, getAttTarget, methodFor, roleStatements, type CfnResource } from './template-queries';
+import { authorizer, routes, type RouteDefinition } from '#functions/routes';
+import { STAGE_THROTTLE } from '#lib/constructs/api';
+import { synthGatehouse, synthGatehouseTemplates } from './synth';
+import { actionsOf, functionIdFor, getAttTarget, methodFor, roleStatements, type CfnResource } from './template-queries';
 
 const streamingRoutes = routes.filter((route) => route.streaming);
 const eventStream = streamingRoutes.find((route) => route.path === '/events/stream') as RouteDefinition;
@@ -11,73 +12,88 @@ const asCases = (list: readonly RouteDefinition[]) => list.map((route) => [`${ro
 describe('streaming routes', () => {
   let template: Template;
   const functionOf = (route: RouteDefinition) => template.findResources('AWS::Lambda::Function')[functionIdFor(template, route)] as CfnResource;
-  const permissionsOf = (route: RouteDefinition) =>
-    (Object.values(template.findResources('AWS::Lambda::Permission')) as CfnResource[]).filter(
-      ({ Properties }) => getAttTarget(Properties.FunctionName) === functionIdFor(template, route),
-    );
 
   beforeAll(() => {
     template = synthGatehouse();
   }, 120_000);
 
-  it('has GET /events/stream as a streaming route that checks the API key in its handler', () => {
-    expect(eventStream).toMatchObject({ method: 'GET', handler: 'functions/events/stream-events.ts', auth: 'in_handler' });
+  it('has GET /events/stream as a streaming route behind the API key authorizer, like every other route', () => {
+    expect(eventStream).toMatchObject({ method: 'GET', handler: 'functions/events/stream-events.ts', auth: 'api_key', role: 'viewer' });
   });
 
-  it('gives every streaming route a Function URL of its own, and nothing else one', () => {
-    template.resourceCountIs('AWS::Lambda::Url', streamingRoutes.length);
-    const targets = streamingRoutes.map((route) => functionIdFor(template, route));
-    expect(new Set(targets).size).toBe(streamingRoutes.length);
-  });
-
-  it.each(asCases(streamingRoutes))('serves %s with response streaming behind a Function URL without IAM auth', (_, route) => {
-    const { url } = functionUrlFor(template, route);
-
-    expect(url.Properties).toMatchObject({ InvokeMode: 'RESPONSE_STREAM', AuthType: 'NONE' });
-    expect(url.Properties.Cors).toBeUndefined();
-    expect(url.Properties.Qualifier).toBeUndefined();
-  });
-
-  it.each(asCases(streamingRoutes))('lets anyone invoke %s, but only through its Function URL', (_, route) => {
-    const permissions = permissionsOf(route).map(({ Properties }) => Properties);
-
-    expect(permissions).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ Action: 'lambda:InvokeFunctionUrl', Principal: '*', FunctionUrlAuthType: 'NONE' }),
-        expect.objectContaining({ Action: 'lambda:InvokeFunction', Principal: '*', InvokedViaFunctionUrl: true }),
-      ]),
-    );
-    for (const permission of permissions) {
-      if (permission.Action === 'lambda:InvokeFunction') expect(permission.InvokedViaFunctionUrl).toBe(true);
+  it('creates no Function URL (AWS::Lambda::Url is missing in eu-central-2, me-central-1, il-central-1) in any template', () => {
+    const templates = synthGatehouseTemplates();
+    expect(templates.length).toBeGreaterThan(1);
+    for (const { path, json } of templates) {
+      expect(Object.values(json.Resources).filter(({ Type }) => Type === 'AWS::Lambda::Url'), path).toEqual([]);
     }
-    expect(permissions.filter(({ Principal }) => Principal === 'apigateway.amazonaws.com')).toEqual([]);
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission')) as CfnResource[];
+    expect(permissions.filter(({ Properties }) => Properties.Action === 'lambda:InvokeFunctionUrl' || Properties.FunctionUrlAuthType || Properties.Principal === '*')).toEqual([]);
   });
 
-  it.each(asCases(streamingRoutes))('runs %s for up to 15 minutes on Node 22 arm64 and closes the stream a minute earlier', (_, route) => {
+  it.each(asCases(streamingRoutes))('serves %s through the REST API with a response-streaming proxy integration of 15 minutes', (_, route) => {
+    const { Properties } = methodFor(template, route);
+
+    expect(Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: expect.any(String) } });
+    expect(Properties.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST', ResponseTransferMode: 'STREAM', TimeoutInMillis: 900_000 });
+    // arn:…:apigateway:<region>:lambda:path/2021-11-15/functions/<function arn>/response-streaming-invocations
+    const uri = JSON.stringify(Properties.Integration.Uri);
+    expect(uri).toContain(':lambda:path/2021-11-15/functions/');
+    expect(uri).toContain('/response-streaming-invocations');
+    expect(getAttTarget(Properties.Integration.Uri)).toBe(functionIdFor(template, route));
+  });
+
+  it.each(asCases(streamingRoutes))('sits behind the same authorizer as every other authenticated route (%s)', (_, route) => {
+    const others = routes.filter((candidate) => candidate.auth === 'api_key' && !candidate.streaming).map((candidate) => methodFor(template, candidate).Properties.AuthorizerId);
+
+    expect(new Set(others.map((id) => JSON.stringify(id))).size).toBe(1);
+    expect(methodFor(template, route).Properties.AuthorizerId).toEqual(others[0]);
+    expect(authorizer.cacheTtlSeconds).toBeLessThanOrEqual(60);
+  });
+
+  it('throttles the stream with the stage, as every route: no method setting exempts it', () => {
+    const stages = Object.values(template.findResources('AWS::ApiGateway::Stage')) as CfnResource[];
+
+    expect(stages).toHaveLength(1);
+    const settings = stages[0].Properties.MethodSettings as { HttpMethod: string; ResourcePath: string; ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }[];
+    expect(settings).toEqual(expect.arrayContaining([expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: STAGE_THROTTLE.rateLimit, ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit })]));
+    expect(settings.filter((setting) => setting.ResourcePath !== '/*')).toEqual([]);
+  });
+
+  it.each(asCases(streamingRoutes))('lets API Gateway invoke %s with the route group role only (lambda:InvokeFunction covers InvokeWithResponseStream)', (_, route) => {
+    const { Properties } = methodFor(template, route);
+    const roleId = getAttTarget(Properties.Integration.Credentials) as string;
+    const role = template.findResources('AWS::IAM::Role')[roleId] as CfnResource;
+    const statements = (Object.values(template.findResources('AWS::IAM::Policy')) as CfnResource[])
+      .filter(({ Properties: policy }) => (policy.Roles as { Ref: string }[]).some((ref) => ref.Ref === roleId))
+      .flatMap(({ Properties: policy }) => policy.PolicyDocument.Statement as { Action: string; Resource: unknown }[]);
+
+    expect(role.Properties.AssumeRolePolicyDocument.Statement[0].Principal).toEqual({ Service: 'apigateway.amazonaws.com' });
+    const invoking = statements.filter((statement) => [statement.Resource].flat().some((resource) => getAttTarget(resource) === functionIdFor(template, route)));
+    expect(invoking.map((statement) => statement.Action)).toEqual(['lambda:InvokeFunction']);
+  });
+
+  it.each(asCases(streamingRoutes))('runs %s for up to 15 minutes, closes the stream a minute earlier and re-checks its caller every 30 s', (_, route) => {
     const { Properties } = functionOf(route);
 
     expect(Properties).toMatchObject({
       Timeout: 900,
       MemorySize: 512,
-      Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       TracingConfig: { Mode: 'Active' },
-      Environment: { Variables: { STREAM_MAX_SECONDS: '840', NODE_OPTIONS: '--enable-source-maps', TABLE_NAME: { Ref: expect.any(String) } } },
+      Environment: { Variables: { STREAM_MAX_SECONDS: '840', STREAM_RECHECK_SECONDS: '30', NODE_OPTIONS: '--enable-source-maps', TABLE_NAME: { Ref: expect.any(String) } } },
     });
     expect(Properties.Timeout - Number(Properties.Environment.Variables.STREAM_MAX_SECONDS)).toBe(60);
   });
 
-  it.each(asCases(streamingRoutes))('has no API Gateway method or resource for %s', (_, route) => {
-    expect(() => methodFor(template, route)).toThrow(/found 0/);
-    const lastPart = route.path.split('/').at(-1);
-    template.resourcePropertiesCountIs('AWS::ApiGateway::Resource', { PathPart: lastPart }, 0);
-  });
+  it('outputs the event stream URL under a stable key: the API URL followed by events/stream', () => {
+    const outputs = template.findOutputs('EventStreamUrl') as Record<string, { Value: { 'Fn::Join': [string, unknown[]] } }>;
+    const parts = outputs.EventStreamUrl.Value['Fn::Join'][1];
+    const apiUrl = (template.findOutputs('ApiUrl') as Record<string, { Value: { 'Fn::Join': [string, unknown[]] } }>).ApiUrl.Value['Fn::Join'][1];
 
-  it('outputs the event stream URL under a stable key: the Function URL followed by /v1/events/stream', () => {
-    const { outputId, urlId } = functionUrlFor(template, eventStream);
-
-    expect(outputId).toBe('EventStreamUrl');
-    template.hasOutput('EventStreamUrl', { Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [urlId, 'FunctionUrl'] }, 'v1/events/stream']] } });
+    expect(parts.at(-1)).toMatch(/\/events\/stream$/);
+    expect(parts.slice(0, -1)).toEqual(apiUrl.slice(0, -1));
+    expect(`${apiUrl.at(-1)}events/stream`).toBe(parts.at(-1));
   });
 
   it('lets the stream function read the table (as its route declares) and nothing more', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { API_VERSION, authorizer, routes, type RouteDefinition } from '#functions/routes';
+import { authorizer, routes, type RouteDefinition } from '#functions/routes';
 import { consumers, eventFanOut, eventTriggerConsumer, recurringJobs, scheduleTargetAccess, scheduleTargets, taskWorker, type ConsumerDefinition } from '#shared/config/topology';
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import { functionId as constructIdOf, type AccessDeclaration } from '#lib/constructs/gatehouse-function';
@@ -61,32 +61,9 @@ export function methodFor(template: Template, route: RouteDefinition): CfnResour
   return matches[0];
 }
 
-/**
- * The AWS::Lambda::Url serving a streaming route, found through the stack output that advertises
- * it: the output's value is the Function URL followed by the route's path (`v1/events/stream`).
- */
-export function functionUrlFor(template: Template, route: RouteDefinition): { outputId: string; urlId: string; url: CfnResource } {
-  const suffix = `${API_VERSION}${route.path}`;
-  const outputs = Object.entries(template.findOutputs('*') as Record<string, { Value: unknown }>).filter(([, { Value }]) => {
-    const join = (Value as { 'Fn::Join'?: [string, unknown[]] })?.['Fn::Join'];
-    return join?.[0] === '' && join[1].length === 2 && join[1][1] === suffix;
-  });
-  if (outputs.length !== 1) throw new Error(`expected one output for ${route.method} ${route.path}, found ${outputs.length}`);
-  const [outputId, { Value }] = outputs[0];
-  const urlId = getAttTarget(Value);
-  const url = urlId ? (template.findResources('AWS::Lambda::Url')[urlId] as CfnResource | undefined) : undefined;
-  if (!urlId || !url) throw new Error(`output ${outputId} does not point at a function URL`);
-  return { outputId, urlId, url };
-}
-
-/**
- * Logical id of the Lambda function serving a route: the one its API method invokes, or for a
- * streaming route, the target of its Function URL.
- */
+/** Logical id of the Lambda function serving a route: the one its API method invokes. */
 export function functionIdFor(template: Template, route: RouteDefinition): string {
-  const functionId = route.streaming
-    ? getAttTarget(functionUrlFor(template, route).url.Properties.TargetFunctionArn)
-    : getAttTarget(methodFor(template, route).Properties.Integration.Uri);
+  const functionId = getAttTarget(methodFor(template, route).Properties.Integration.Uri);
   if (!functionId) throw new Error(`no function behind ${route.method} ${route.path}`);
   return functionId;
 }
