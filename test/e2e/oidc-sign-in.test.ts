@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalUser } from '#lib/local/oidc/local-users';
+import { createApiKey } from '#shared/services/api-keys';
 import { apiClient, startTestRuntime, type TestRuntime } from '../support/local-runtime';
 import { signIn } from '../support/sign-in';
 
@@ -13,7 +15,11 @@ let runtime: TestRuntime;
 
 describe('signing in to the local runtime', () => {
   beforeAll(async () => {
-    runtime = await startTestRuntime('oidc', { workers: false, users: [{ email: 'ada@example.com', password: 'ada-secret', tenantId: tenant, role: 'approver' }] });
+    const users: LocalUser[] = [
+      { email: 'ada@example.com', password: 'ada-secret', tenantId: tenant, role: 'approver' },
+      { email: 'ben@example.com', password: 'ben-secret', tenantId: tenant, role: 'viewer' },
+    ];
+    runtime = await startTestRuntime('oidc', { workers: false, users });
   });
 
   afterAll(async () => {
@@ -48,6 +54,24 @@ describe('signing in to the local runtime', () => {
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const refused = await fetch(`${runtime.baseUrl}/events/stream`, { headers: { Authorization: `Bearer ${token.slice(0, -4)}AAAA`, Accept: 'text/event-stream' } });
     expect(refused.status).toBe(401);
+  });
+
+  it("closes a removed member's open stream with a final event: error frame (401 problem) at the next re-check", async () => {
+    process.env.STREAM_RECHECK_SECONDS = '1';
+    const token = await signIn(runtime.baseUrl, 'ben@example.com', 'ben-secret');
+    const { body: me } = await apiClient(runtime.baseUrl, token)('GET', '/me');
+    const admin = apiClient(runtime.baseUrl, (await createApiKey(tenant, { role: 'admin', name: 'member admin' })).key);
+    const response = await fetch(`${runtime.baseUrl}/events/stream`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' }, signal: AbortSignal.timeout(15_000) });
+    expect(response.status).toBe(200);
+
+    expect((await admin('DELETE', `/members/${me.principal.id}`)).status).toBe(204);
+    // The stream ends by itself (bounded by the signal above): its last frame is the error.
+    const text = await response.text();
+    delete process.env.STREAM_RECHECK_SECONDS;
+
+    const frames = text.trimEnd().split('\n\n');
+    expect(frames.at(-1)).toMatch(/^id: evt_\w+\nevent: error\ndata: /);
+    expect(JSON.parse(frames.at(-1)!.split('data: ')[1])).toMatchObject({ status: 401, code: 'unauthorized' });
   });
 
   it('serves a sign-in page with labelled fields and no script', async () => {

@@ -33,6 +33,31 @@ function open(key: string, query = ''): { source: EventSource; received: Receive
   return { source, received, opened: () => opens };
 }
 
+/** Reads a raw stream until `until` holds or it ends, whichever first; bounded by the caller's signal. */
+async function readUntil(response: Response, until: (text: string) => boolean): Promise<{ text: string; ended: boolean }> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return { text, ended: true };
+    text += decoder.decode(value, { stream: true });
+    if (until(text)) {
+      // Whatever follows the frame waited for: the stream must end right after it.
+      const rest = await reader.read();
+      if (rest.done) return { text, ended: true };
+      text += decoder.decode(rest.value, { stream: true });
+      await reader.cancel();
+      return { text, ended: false };
+    }
+  }
+}
+
+/** The data of the stream's `event: error` frames, parsed. */
+function errorFrames(text: string): Record<string, unknown>[] {
+  return [...text.matchAll(/^event: error\ndata: (.+)$/gm)].map((match) => JSON.parse(match[1]) as Record<string, unknown>);
+}
+
 async function runTask(): Promise<string> {
   const { body } = await a('POST', '/tasks', { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } });
   await eventually(async () => ((await a('GET', `/tasks/${body.task_id}`)).body.status === 'complete' ? true : undefined));
@@ -51,6 +76,7 @@ describe('GET /events/stream (SSE) with a real EventSource client', () => {
     for (const source of sources.splice(0)) source.close();
     delete process.env.STREAM_MAX_SECONDS;
     delete process.env.STREAM_HEARTBEAT_SECONDS;
+    delete process.env.STREAM_RECHECK_SECONDS;
   });
 
   afterAll(async () => {
@@ -175,5 +201,34 @@ describe('GET /events/stream (SSE) with a real EventSource client', () => {
     await runTask();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(other.received).toEqual([]);
+  });
+
+  it('closes the stream of a revoked key with a final event: error frame (401 problem) at the next re-check, not minutes later', async () => {
+    // Issue 25, point 5: a key revoked with DELETE /api-keys/{key_id} kept its open stream
+    // delivering for up to 14 minutes. A short re-check interval keeps the test's bounded wait small.
+    process.env.STREAM_RECHECK_SECONDS = '1';
+    const { body: created } = await a('POST', '/api-keys', { name: 'stream reader', role: 'viewer' });
+    const response = await fetch(`${runtime.baseUrl}/events/stream`, { headers: { Authorization: `Bearer ${created.key}`, Accept: 'text/event-stream' }, signal: AbortSignal.timeout(15_000) });
+    expect(response.status).toBe(200);
+
+    expect((await a('DELETE', `/api-keys/${created.key_id}`)).status).toBe(204);
+    const { text, ended } = await readUntil(response, (received) => received.includes('event: error'));
+
+    expect(ended).toBe(true);
+    expect(errorFrames(text)).toEqual([{ type: '/v1/problems/unauthorized', title: 'Unauthorized', status: 401, code: 'unauthorized', detail: 'The API key is unknown or revoked.' }]);
+    // The frame carries the position reached, so a client signed in again resumes without a gap.
+    expect(text).toMatch(/^id: evt_[0-9a-hjkmnp-tv-z]{26}\nevent: error\n/m);
+  });
+
+  it('keeps the stream of a key that stays valid open across re-checks', async () => {
+    process.env.STREAM_RECHECK_SECONDS = '1';
+    process.env.STREAM_HEARTBEAT_SECONDS = '1';
+    const response = await fetch(`${runtime.baseUrl}/events/stream`, { headers: { Authorization: `Bearer ${runtime.keys.a}` }, signal: AbortSignal.timeout(15_000) });
+
+    // Three heartbeats a second apart: at least two re-checks ran, and both let the key read on.
+    const { text, ended } = await readUntil(response, (received) => received.split(': heartbeat').length > 3);
+
+    expect(ended).toBe(false);
+    expect(errorFrames(text)).toEqual([]);
   });
 });

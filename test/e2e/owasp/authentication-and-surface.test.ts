@@ -220,24 +220,26 @@ describe('OWASP API2/API5/API8/API9', () => {
       }
     });
 
-    it('the streaming function, called as its Function URL calls it, answers other methods and paths as the gateway does', async () => {
+    it('the streaming function, invoked without the authorizer in front (a wiring mistake), refuses with 401 whatever the header says', async () => {
       const stream = routes.find((route) => route.streaming)!;
       const handler = (await loadHandler(stream.handler)) as unknown as (event: unknown, response: LocalResponseStream, context: unknown) => Promise<void>;
-      const call = async (method: string, rawPath: string) => {
+      const call = async (authorizer: Record<string, string> | null) => {
         let prelude: ResponsePrelude = {};
         const chunks: Buffer[] = [];
         const response = new Writable({ write: (chunk, _encoding, done) => (chunks.push(Buffer.from(chunk)), done()) }) as LocalResponseStream;
         response.setPrelude = (value) => (prelude = value);
         const finished = new Promise((resolve) => response.on('finish', resolve));
-        await handler({ version: '2.0', rawPath, rawQueryString: '', headers: { authorization: `Bearer ${runtime.keys.a}` }, requestContext: { http: { method, path: rawPath } } }, response, lambdaContext(stream.handler, 60));
+        const event = { resource: stream.path, path: stream.path, httpMethod: 'GET', headers: { Authorization: `Bearer ${runtime.keys.a}` }, queryStringParameters: null, body: null, isBase64Encoded: false, requestContext: { requestId: 'direct', authorizer } };
+        await handler(event, response, lambdaContext(stream.handler, 60));
         await finished;
         return { status: prelude.statusCode, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
       };
 
-      for (const [method, path] of [['POST', '/v1/events/stream'], ['DELETE', '/v1/events/stream'], ['GET', '/v1/admin'], ['GET', '/v2/events/stream'], ['GET', '/']]) {
-        const response = await call(method, path);
-        expect(response.status, `${method} ${path}`).toBe(404);
-        expect(response.body.code).toBe('route_not_found');
+      // A valid key in the header, but no caller from the authorizer: the key is not taken on trust.
+      for (const authorizer of [null, {}, { tenant_id: 'tenant-x' }] as (Record<string, string> | null)[]) {
+        const response = await call(authorizer);
+        expect(response.status, JSON.stringify(authorizer)).toBe(401);
+        expect(response.body.code).toBe('unauthorized');
       }
     });
   });
