@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { wellFormedCorrelationId } from '#shared/observability/correlation';
 import type { LogFields } from '#shared/observability/log-context';
 
-/** The parts of API Gateway (REST) and Function URL events that identify a request. */
+/** The parts of API Gateway (REST) and Lambda Function URL events that identify a request. */
 interface HttpLikeEvent {
   httpMethod?: string;
   resource?: string;
