@@ -1,6 +1,7 @@
 import { api } from './client';
 import { backoffMs, createSseParser, type SseMessage } from '../lib/sse-parser';
-import { ProblemError } from './problem-error';
+import { ProblemError, problemFromStreamFrame } from './problem-error';
+import { signIn } from '../auth/session';
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'stopped';
 
@@ -22,7 +23,9 @@ const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) =
 /**
  * Follows the event stream until `signal` aborts: through the typed client (so the bearer token
  * is sent; EventSource cannot), resuming with Last-Event-ID after every close or failure, with
- * backoff. Server-sent `retry:` sets the delay after a clean close.
+ * backoff. Server-sent `retry:` sets the delay after a clean close. A stream the server ends with
+ * an `event: error` frame (the session refused while it was open) fails as that problem would as
+ * an HTTP answer: a 401 signs in again, a client error stops, a server error reconnects.
  */
 export async function followEvents({ query, lastEventId, onEvent, onState, signal }: FollowOptions): Promise<void> {
   let resumeFrom = lastEventId;
@@ -34,10 +37,12 @@ export async function followEvents({ query, lastEventId, onEvent, onState, signa
       const headers: Record<string, string> = resumeFrom ? { 'Last-Event-ID': resumeFrom } : {};
       const { data: body } = await api().GET('/events/stream', { params: { query }, headers, parseAs: 'stream', signal });
       if (!body) throw new Error('The event stream answered without a body.');
+      let ended: ProblemError | undefined;
       const parser = createSseParser(
         (message) => {
           resumeFrom = message.id ?? resumeFrom;
-          if (message.event !== 'stream.checkpoint') onEvent(message);
+          if (message.event === 'error') ended = problemFromStreamFrame(message.data);
+          else if (message.event !== 'stream.checkpoint') onEvent(message);
         },
         (ms) => (retryMs = ms),
       );
@@ -49,6 +54,10 @@ export async function followEvents({ query, lastEventId, onEvent, onState, signa
         if (done) break;
         parser.push(value);
         resumeFrom = parser.lastEventId ?? resumeFrom;
+      }
+      if (ended) {
+        if (ended.status === 401) void signIn();
+        throw ended;
       }
       // A clean close (the server's time limit): come back after its retry delay.
       if (!signal.aborted) onState('reconnecting');

@@ -33,6 +33,22 @@ export async function problemFromResponse(response: Response): Promise<ProblemEr
   return new ProblemError(response.status, { title: response.statusText || `Request failed (${response.status})` });
 }
 
+/**
+ * The problem an open event stream ended with: the data of its last frame, `event: error`, is the
+ * problem+json an HTTP answer would carry (401 once the key or session is refused, 403, 503).
+ */
+export function problemFromStreamFrame(data: string): ProblemError {
+  let body: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(data);
+    if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON: still an end of the stream, reported as a server error.
+  }
+  const status = typeof body.status === 'number' && body.status >= 400 && body.status <= 599 ? body.status : 500;
+  return new ProblemError(status, body);
+}
+
 /** The field errors whose path is `prefix.<field>` (or `<field>` without a prefix), keyed by field path under it. */
 export function fieldErrors(error: unknown, prefix = ''): Record<string, string> {
   if (!(error instanceof ProblemError)) return {};
