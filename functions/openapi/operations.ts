@@ -224,5 +224,5 @@ export const operations: Record<string, OperationSpec> = {
   'GET /usage': { summary: "A month's usage (JSON, or CSV with format=csv or Accept: text/csv)", request: { query: usageQuery }, responses: { 200: { description: 'OK', schema: 'Usage', media: ['text/csv'] } } },
 
   'GET /events': { summary: 'List events, oldest first within the window', request: { query: listEventsQuery }, responses: ok('EventList') },
-  'GET /events/stream': { summary: 'Follow events live (Server-Sent Events)', request: { query: streamQuery, headers: streamHeaders }, responses: { 200: { description: 'The event stream', media: ['text/event-stream'] } }, errors: [406] },
+  'GET /events/stream': { summary: 'Follow events live (Server-Sent Events)', request: { query: streamQuery, headers: streamHeaders }, responses: { 200: { description: 'The event stream: one frame per event; it ends with an `event: error` frame, whose data is problem+json, once its caller is refused (re-checked at least every 30 s)', media: ['text/event-stream'] } }, errors: [406] },
 };

@@ -10280,7 +10280,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream */
+            /** @description The event stream: one frame per event; it ends with an `event: error` frame, whose data is problem+json, once its caller is refused (re-checked at least every 30 s) */
             200: {
                 headers: {
                     [name: string]: unknown;
