@@ -39,8 +39,8 @@ export interface OidcEnvironment {
  *
  * The app client's OAuth settings (code grant, PKCE, the dashboard's callback URL) are applied by
  * `DashboardClientUrls` once the dashboard's distribution exists: the callback URL names the
- * distribution, whose stream route leads to a function that needs the client id, so the client
- * cannot wait for the distribution (CloudFormation would see a cycle).
+ * distribution, whose origin is the API, whose authorizer and stream function need the client id,
+ * so the client cannot wait for the distribution (CloudFormation would see a cycle).
  */
 export class SignIn extends Construct {
   public readonly userPool: UserPool;

@@ -41,8 +41,9 @@ async function authenticatePerson(token: string, clock: Clock): Promise<Caller> 
 
 /**
  * Resolves an `Authorization` header to its caller, or throws UnauthorizedError: a JWT is a
- * person's access token, anything else an API key. The API's authorizer and the streaming route
- * both call this, so the two entry points accept the same credentials.
+ * person's access token, anything else an API key. The API's authorizer calls this, and an open
+ * event stream calls it again to re-check its caller (stream-caller-recheck.ts), so a stream
+ * stops for whatever the authorizer would now refuse.
  */
 export async function authenticate(authorization: string | undefined, clock: Clock = systemClock): Promise<Caller> {
   const token = bearerToken(authorization);
