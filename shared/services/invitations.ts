@@ -29,8 +29,9 @@ async function pending(email: string, tenantId: string): Promise<{ invitation: I
 
 const eventData = (member: MemberRecord) => ({ user_id: member.user_id, email: member.email, role: member.role });
 
-/** GET /me/invitations: the caller's pending invitations, one per inviting tenant. */
+/** GET /me/invitations: the caller's pending invitations, one per inviting tenant (an API key has none). */
 export async function listMyInvitations(caller: Caller) {
+  if (caller.principal.type !== 'user') return [];
   const email = await emailOf(caller);
   const invitations = await invitationRepository.listFor(email);
   const rendered = await Promise.all(

@@ -86,11 +86,14 @@ describe('invitations over HTTP', () => {
     ]);
   });
 
-  it('refuses the invitation routes to an API key', async () => {
+  it('gives an API key no invitations, and refuses it an answer to one', async () => {
     const key = apiClient(runtime.baseUrl, runtime.keys.a);
+    await bea('POST', '/members', { email: `key-${suffix}@a.example`, role: 'viewer' });
 
-    const answer = await key('GET', '/me/invitations');
+    const list = await key('GET', '/me/invitations');
+    const accept = await key('POST', `/me/invitations/${tenantB}/accept`);
 
-    expect([answer.status, answer.body.code]).toEqual([403, 'forbidden']);
+    expect([list.status, list.body.invitations]).toEqual([200, []]);
+    expect([accept.status, accept.body.code]).toEqual([403, 'forbidden']);
   });
 });
