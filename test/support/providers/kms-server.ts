@@ -4,7 +4,7 @@ import { listenOnLoopback } from './loopback-listen';
 
 /**
  * AWS KMS's JSON protocol (`X-Amz-Target: TrentService.<Operation>`) on loopback, for the real
- * @aws-sdk/client-kms: GenerateDataKey and Decrypt with encryption contexts bound to the blob, as
+ * @aws-sdk/client-kms: GenerateDataKey(WithoutPlaintext) and Decrypt with encryption contexts bound to the blob, as
  * KMS binds them. Each key id has its own master key; a blob names the key it was made under.
  */
 export async function startKmsServer(keyIds: string[]) {
@@ -45,11 +45,13 @@ export async function startKmsServer(keyIds: string[]) {
         return error('ThrottlingException', 'Rate exceeded');
       }
       const input = JSON.parse(body || '{}') as { KeyId?: string; KeySpec?: string; EncryptionContext?: Record<string, string>; CiphertextBlob?: string };
-      if (target === 'TrentService.GenerateDataKey') {
+      if (target === 'TrentService.GenerateDataKey' || target === 'TrentService.GenerateDataKeyWithoutPlaintext') {
         if (!input.KeyId || !masters.has(input.KeyId)) return error('NotFoundException', `Key '${input.KeyId}' does not exist`);
         if (input.KeySpec !== 'AES_256') return error('ValidationException', 'KeySpec must be AES_256 here');
         const plaintext = randomBytes(32);
-        return answer(200, { KeyId: input.KeyId, Plaintext: plaintext.toString('base64'), CiphertextBlob: seal(input.KeyId, plaintext, input.EncryptionContext ?? {}).toString('base64') });
+        const CiphertextBlob = seal(input.KeyId, plaintext, input.EncryptionContext ?? {}).toString('base64');
+        // WithoutPlaintext: the caller stores the wrapped key and never holds it in plaintext until Decrypt.
+        return answer(200, target === 'TrentService.GenerateDataKey' ? { KeyId: input.KeyId, Plaintext: plaintext.toString('base64'), CiphertextBlob } : { KeyId: input.KeyId, CiphertextBlob });
       }
       if (target === 'TrentService.Decrypt') {
         let opened: { keyId: string; plaintext: Buffer };
