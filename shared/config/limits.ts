@@ -37,6 +37,20 @@ export const LIMIT_SETTINGS = {
    * claim holds its Lambda, so this is what an idle worker costs (docs/benchmarks.md).
    */
   claimWaitSeconds: setting('GATEHOUSE_CLAIM_WAIT_SECONDS', 'gatehouse:claimWaitSeconds', 20, 0, 20),
+  /** Webhook subscriptions per tenant: GET /webhooks does not page, and one event fans out to each. */
+  maxWebhooksPerTenant: setting('GATEHOUSE_MAX_WEBHOOKS_PER_TENANT', 'gatehouse:maxWebhooksPerTenant', 25, 1, 100),
+  /** Triggers per tenant: every emitted artifact is matched against all of the tenant's. */
+  maxTriggersPerTenant: setting('GATEHOUSE_MAX_TRIGGERS_PER_TENANT', 'gatehouse:maxTriggersPerTenant', 100, 1, 1_000),
+  /** Integrations per tenant. */
+  maxIntegrationsPerTenant: setting('GATEHOUSE_MAX_INTEGRATIONS_PER_TENANT', 'gatehouse:maxIntegrationsPerTenant', 50, 1, 500),
+  /** Custom agents per tenant: their manifests (up to 64 KiB each) share one partition, read whole by listings. */
+  maxCustomAgentsPerTenant: setting('GATEHOUSE_MAX_CUSTOM_AGENTS_PER_TENANT', 'gatehouse:maxCustomAgentsPerTenant', 50, 1, 200),
+  /** Tasks event triggers may start from one originating task, down the whole chain (`skipped_budget` past it). */
+  eventTriggerFanOut: setting('GATEHOUSE_EVENT_TRIGGER_FAN_OUT', 'gatehouse:eventTriggerFanOut', 50, 1, 10_000),
+  /** Artifacts one task may emit (the task record lists each, and DynamoDB items stop at 400 KB). */
+  maxArtifactsPerTask: setting('GATEHOUSE_MAX_ARTIFACTS_PER_TASK', 'gatehouse:maxArtifactsPerTask', 100, 1, 1_000),
+  /** Bytes of artifact data (JSON, UTF-8) one task may emit in all. */
+  maxArtifactBytesPerTask: setting('GATEHOUSE_MAX_ARTIFACT_BYTES_PER_TASK', 'gatehouse:maxArtifactBytesPerTask', 8 * 1024 * 1024, 1024, 64 * 1024 * 1024),
 } as const;
 
 export type LimitName = keyof typeof LIMIT_SETTINGS;

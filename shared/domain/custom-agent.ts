@@ -25,8 +25,6 @@ export interface CustomAgentManifest {
   task_types: CustomTaskType[];
 }
 
-/** Custom agents per tenant: each is an item of up to 64 KB in the partition every agent listing reads. */
-export const MAX_CUSTOM_AGENTS = 50;
 /** A manifest's size as JSON: it is stored in the agent's item (400 KB at most) and read by every task creation. */
 export const MAX_MANIFEST_BYTES = 64 * 1024;
 

@@ -56,8 +56,8 @@ export class ForbiddenError extends DomainError {
 
 export class PayloadTooLargeError extends DomainError {
   readonly kind = 'too_large';
-  constructor(limitBytes: number) {
-    super('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+  constructor(limitBytes: number, code = 'payload_too_large', message = `The request body is larger than ${limitBytes} bytes.`) {
+    super(code, message);
   }
 }
 

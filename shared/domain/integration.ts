@@ -5,8 +5,6 @@
 export const INTEGRATION_KINDS = ['github', 'slack', 'email'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 
-export const MAX_INTEGRATIONS_PER_TENANT = 50;
-
 export interface GitHubCredentials {
   token: string;
 }

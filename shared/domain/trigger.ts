@@ -123,9 +123,6 @@ export interface TriggerRun {
 /** Event-trigger chains stop here: a task started by a chain of this many triggers starts no other. */
 export const MAX_TRIGGER_DEPTH = 8;
 
-/** How many triggers a tenant may have (each event is matched against all of a tenant's). */
-export const MAX_TRIGGERS_PER_TENANT = 100;
-
 /** The run of a scheduled time: the same id however often that time is handled (the claim). */
 export function scheduledRunId(triggerId: string, scheduledFor: Date): string {
   return derivedId('run', scheduledFor.getTime(), `${triggerId}|schedule|${scheduledFor.toISOString()}`);

@@ -1,11 +1,12 @@
 import { integrationRepository } from '#shared/adapters/dynamodb/integration-repository';
 import type { IntegrationKind } from '#shared/domain/integration';
 import { agentRepository } from '#shared/adapters/dynamodb/agent-repository';
+import { tenantCountRepository } from '#shared/adapters/dynamodb/tenant-count-repository';
 import type { AgentManifest } from '#shared/agents/agent';
 import { unknownAgentError } from '#shared/agents/directory';
 import { findManifestBySlug } from '#shared/agents/manifests';
 import { DEFAULT_AGENT_CONFIG, isCustomAgent, type AgentConfig, type AgentDeployment } from '#shared/domain/agent-deployment';
-import { customSlugProblem, manifestProblems, MAX_CUSTOM_AGENTS, publishedManifest, type CustomAgentManifest } from '#shared/domain/custom-agent';
+import { customSlugProblem, manifestProblems, publishedManifest, type CustomAgentManifest } from '#shared/domain/custom-agent';
 import { systemClock } from '#shared/domain/clock';
 import { ConflictError, InvalidRequestError, NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
@@ -18,7 +19,7 @@ export async function deployAgent(tenantId: string, request: { agent_slug: strin
   const builtIn = findManifestBySlug(request.agent_slug);
   if (request.manifest) {
     const manifest = checkedManifest(tenantId, request.agent_slug, request.manifest);
-    if ((await agentRepository.customCount(tenantId)) >= MAX_CUSTOM_AGENTS) throw new ConflictError('custom_agent_limit', `A tenant can deploy at most ${MAX_CUSTOM_AGENTS} custom agents.`);
+    await tenantCountRepository.ensureRoom(tenantId, 'custom_agents');
     return deploy(tenantId, request.agent_slug, request.name ?? request.agent_slug, manifest);
   }
   if (!builtIn) throw unknownAgentError(request.agent_slug, 'body.agent_slug');

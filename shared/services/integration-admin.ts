@@ -1,12 +1,12 @@
 import { integrationCipher } from '#shared/adapters/crypto/integration-cipher';
 import { integrationRepository } from '#shared/adapters/dynamodb/integration-repository';
+import { tenantCountRepository } from '#shared/adapters/dynamodb/tenant-count-repository';
 import { systemClock, type Clock } from '#shared/domain/clock';
-import { ConflictError, InvalidRequestError } from '#shared/domain/errors';
+import { InvalidRequestError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
 import {
   credentialContext,
   DEFAULT_API_URLS,
-  MAX_INTEGRATIONS_PER_TENANT,
   type EmailCredentials,
   type Integration,
   type IntegrationCredentials,
@@ -52,9 +52,8 @@ export async function connectIntegration(tenantId: string, request: ConnectReque
   const credentials = request.credentials as unknown as IntegrationCredentials;
   const settings = normalizedSettings(request.kind, request.settings);
   checkSmtpHost(credentials);
-  if ((await integrationRepository.listAll(tenantId)).length >= MAX_INTEGRATIONS_PER_TENANT) {
-    throw new ConflictError('integration_limit_reached', `A tenant has at most ${MAX_INTEGRATIONS_PER_TENANT} integrations; delete one first.`);
-  }
+  // Refused before the provider is asked; the cap itself holds in the create's transaction.
+  await tenantCountRepository.ensureRoom(tenantId, 'integrations');
   const account = await connectedAccount(request.kind, credentials, settings);
   const now = clock.now();
   const integrationId = newId('int', now.getTime());

@@ -3,9 +3,10 @@ import { newInboundAddress } from '#shared/config/inbound-mail';
 import { scheduler } from '#shared/adapters/scheduler/scheduler';
 import { systemClock, type Clock } from '#shared/domain/clock';
 import { firedByEventBridge, nextRuns } from '#shared/domain/cron-schedule';
-import { ConflictError, NotFoundError } from '#shared/domain/errors';
+import { NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
-import { MAX_TRIGGERS_PER_TENANT, triggerScheduleName, type Trigger, type TriggerSource, type TriggerTask } from '#shared/domain/trigger';
+import { tenantCountRepository } from '#shared/adapters/dynamodb/tenant-count-repository';
+import { triggerScheduleName, type Trigger, type TriggerSource, type TriggerTask } from '#shared/domain/trigger';
 import { getTrigger } from '#shared/services/triggers';
 import { validatedTrigger } from '#shared/services/trigger-validation';
 
@@ -55,9 +56,7 @@ export async function armGapRun(trigger: Trigger, after: Date): Promise<void> {
 export async function createTrigger(tenantId: string, request: CreateTriggerRequest, clock: Clock = systemClock): Promise<Trigger> {
   const { source: checked, task } = await validatedTrigger(tenantId, request.source, request.task, clock.now());
   const source = checked.type === 'mail' ? { ...checked, address: newInboundAddress() } : checked;
-  if ((await triggerRepository.listAll(tenantId)).length >= MAX_TRIGGERS_PER_TENANT) {
-    throw new ConflictError('trigger_limit_reached', `A tenant has at most ${MAX_TRIGGERS_PER_TENANT} triggers; delete one first.`);
-  }
+  await tenantCountRepository.ensureRoom(tenantId, 'triggers');
   const now = clock.now();
   const trigger: Trigger = {
     trigger_id: newId('trg', now.getTime()),
@@ -70,7 +69,11 @@ export async function createTrigger(tenantId: string, request: CreateTriggerRequ
     updated_at: now.toISOString(),
   };
   await syncTriggerSchedule(trigger, clock);
-  await triggerRepository.create(trigger);
+  // Refused (the cap, reached meanwhile): the schedule made for it goes too.
+  await triggerRepository.create(trigger).catch(async (error: unknown) => {
+    await scheduler().cancel(triggerScheduleName(trigger));
+    throw error;
+  });
   return trigger;
 }
 

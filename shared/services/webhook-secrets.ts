@@ -1,21 +1,20 @@
 import { secretCipher } from '#shared/adapters/crypto/secret-cipher';
 import { validateWebhookUrl } from '#shared/adapters/http/ssrf-guard';
+import { tenantCountRepository } from '#shared/adapters/dynamodb/tenant-count-repository';
 import { webhookRepository } from '#shared/adapters/dynamodb/webhook-repository';
 import { systemClock } from '#shared/domain/clock';
-import { ConflictError } from '#shared/domain/errors';
 import type { EventType } from '#shared/domain/event';
 import { newId } from '#shared/domain/ids';
 import { secretContext, type Webhook } from '#shared/domain/webhook';
-import { allowLoopbackWebhooks, getWebhook, MAX_WEBHOOKS_PER_TENANT } from '#shared/services/webhooks';
+import { allowLoopbackWebhooks, getWebhook } from '#shared/services/webhooks';
 
 // The two webhook operations that encrypt a signing secret, the only ones that hold the secret
 // cipher (KMS on AWS): the other webhook routes bundle neither its client nor need its grant.
 
 export async function createWebhook(tenantId: string, request: { url: string; events: EventType[]; secret: string }): Promise<Webhook> {
   const url = validateWebhookUrl(request.url, { allowLoopback: allowLoopbackWebhooks() }).toString();
-  if ((await webhookRepository.listAll(tenantId)).length >= MAX_WEBHOOKS_PER_TENANT) {
-    throw new ConflictError('webhook_limit_reached', `A tenant may have at most ${MAX_WEBHOOKS_PER_TENANT} webhook subscriptions. Delete one first.`);
-  }
+  // Refused before the secret is encrypted; the cap itself holds in the create's transaction.
+  await tenantCountRepository.ensureRoom(tenantId, 'webhooks');
   const now = systemClock.now().toISOString();
   const webhookId = newId('whk');
   const webhook: Webhook = {

@@ -10,12 +10,6 @@ export function allowLoopbackWebhooks(): boolean {
   return process.env.WEBHOOK_ALLOW_LOOPBACK === 'true';
 }
 
-/**
- * Subscriptions per tenant (OWASP API4): bounds GET /webhooks, which does not page, and the
- * deliveries one event fans out to. A soft cap: two concurrent creations may both pass it.
- */
-export const MAX_WEBHOOKS_PER_TENANT = 25;
-
 export async function getWebhook(tenantId: string, webhookId: string): Promise<Webhook> {
   const webhook = await webhookRepository.get(tenantId, webhookId);
   if (!webhook) throw new NotFoundError('webhook', webhookId);

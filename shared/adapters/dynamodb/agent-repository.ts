@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '#shared/adapters/dynamodb/paged-query';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { keys } from '#shared/adapters/dynamodb/keys';
+import { tenantCountRepository } from '#shared/adapters/dynamodb/tenant-count-repository';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { AgentConfig, AgentDeployment } from '#shared/domain/agent-deployment';
 import { ConflictError, NotFoundError } from '#shared/domain/errors';
@@ -9,22 +10,19 @@ import { ConflictError, NotFoundError } from '#shared/domain/errors';
 /**
  * Deployed agents live in the tenant's own partition, one item per slug, so a tenant deploys each
  * agent at most once and listing them is a strongly consistent query of a small partition (custom
- * agents' manifests make items up to 64 KB: at most MAX_CUSTOM_AGENTS of them).
+ * agents' manifests make items up to 64 KB: at most GATEHOUSE_MAX_CUSTOM_AGENTS_PER_TENANT of them).
  */
 export class DynamoAgentRepository {
   private get client() {
     return documentClient();
   }
 
+  /** Deploys the agent; a custom one (with a manifest) is counted against the tenant's cap in the same transaction (409 past it). */
   async deploy(agent: AgentDeployment): Promise<void> {
+    const put = { TableName: tableName(), Item: { ...keys.agent(agent.tenant_id, agent.agent_slug), entity: 'agent', ...agent }, ConditionExpression: 'attribute_not_exists(pk)' };
     try {
-      await this.client.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...keys.agent(agent.tenant_id, agent.agent_slug), entity: 'agent', ...agent },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      if (agent.manifest) await tenantCountRepository.create(agent.tenant_id, 'custom_agents', [{ Put: put }], () => this.customCount(agent.tenant_id));
+      else await this.client.send(new PutCommand(put));
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       const existing = await this.findBySlug(agent.tenant_id, agent.agent_slug);

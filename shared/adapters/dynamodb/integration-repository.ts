@@ -5,6 +5,7 @@ import { eventPut } from '#shared/adapters/dynamodb/event-item';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { queryAll, queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
+import { tenantCountRepository } from '#shared/adapters/dynamodb/tenant-count-repository';
 import { transactWrite } from '#shared/adapters/dynamodb/transact-write';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import { NotFoundError } from '#shared/domain/errors';
@@ -21,11 +22,17 @@ export class DynamoIntegrationRepository {
     return documentClient();
   }
 
+  /** Stores a new integration, counted against the tenant's cap in the same transaction (409 past it). */
   async create(integration: Integration): Promise<void> {
-    await transactWrite([
+    await tenantCountRepository.create(integration.tenant_id, 'integrations', [
       { Put: { TableName: tableName(), Item: integrationItem(integration), ConditionExpression: 'attribute_not_exists(pk)' } },
       { Put: { TableName: tableName(), Item: { ...keys.integrationOwner(integration.integration_id), entity: 'integration_owner', tenant_id: integration.tenant_id, integration_id: integration.integration_id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ]);
+    ], this.counted(integration.tenant_id));
+  }
+
+  /** How many integrations the tenant has, for its counter's first value. */
+  private counted(tenantId: string) {
+    return async () => (await this.listAll(tenantId)).length;
   }
 
   async get(tenantId: string, integrationId: string): Promise<Integration | undefined> {
@@ -39,7 +46,7 @@ export class DynamoIntegrationRepository {
     return typeof Item?.tenant_id === 'string' ? Item.tenant_id : undefined;
   }
 
-  /** Every integration of a tenant (at most MAX_INTEGRATIONS_PER_TENANT), oldest first. */
+  /** Every integration of a tenant (at most GATEHOUSE_MAX_INTEGRATIONS_PER_TENANT), oldest first. */
   async listAll(tenantId: string): Promise<Integration[]> {
     return queryAll<Integration>({
       TableName: tableName(),
@@ -144,16 +151,15 @@ export class DynamoIntegrationRepository {
 
   /** Deletes the integration with its encrypted credentials and its owner pointer; false when it was gone. */
   async delete(tenantId: string, integrationId: string): Promise<boolean> {
-    try {
-      await transactWrite([
+    return tenantCountRepository.remove(
+      tenantId,
+      'integrations',
+      [
         { Delete: { TableName: tableName(), Key: keys.integration(tenantId, integrationId), ConditionExpression: 'attribute_exists(pk)' } },
         { Delete: { TableName: tableName(), Key: keys.integrationOwner(integrationId) } },
-      ]);
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ],
+      this.counted(tenantId),
+    );
   }
 }
 

@@ -15,6 +15,7 @@ import { claimQueueEntryEntity, taskEntity, taskInputEntity } from '#shared/adap
 import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
 import { invitationEntity } from '#shared/adapters/dynamodb/entities/invitation';
 import { pageCursorSecretEntity } from '#shared/adapters/dynamodb/entities/page-cursor-secret';
+import { fanOutBudgetEntity, tenantCountEntity } from '#shared/adapters/dynamodb/entities/counter';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
 import { usageEntity } from '#shared/adapters/dynamodb/entities/usage';
@@ -66,6 +67,8 @@ export const keys = {
   ...pageCursorSecretEntity.keys,
   ...invitationEntity.keys,
   ...taskSlotsEntity.keys,
+  ...tenantCountEntity.keys,
+  ...fanOutBudgetEntity.keys,
   ...usageEntity.keys,
   ...memberEntity.keys,
   ...emailClaimEntity.keys,

@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor } from '#shared/adapters/dynamodb/cursor';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { queryAll, queryPage } from '#shared/adapters/dynamodb/paged-query';
 import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
+import { tenantCountRepository } from '#shared/adapters/dynamodb/tenant-count-repository';
 import { transactWrite, type TransactItem } from '#shared/adapters/dynamodb/transact-write';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import type { Trigger, TriggerRun } from '#shared/domain/trigger';
@@ -73,9 +74,12 @@ export class DynamoTriggerRepository {
     return documentClient();
   }
 
-  /** Stores a new trigger; a mail trigger's address is claimed in the same transaction. */
+  /**
+   * Stores a new trigger, counted against the tenant's cap (409 past it); a mail trigger's address
+   * is claimed in the same transaction.
+   */
   async create(trigger: Trigger): Promise<void> {
-    await transactWrite([
+    await tenantCountRepository.create(trigger.tenant_id, 'triggers', [
       {
         Put: {
           TableName: tableName(),
@@ -84,7 +88,12 @@ export class DynamoTriggerRepository {
         },
       },
       ...addressWrites(trigger),
-    ]);
+    ], this.counted(trigger.tenant_id));
+  }
+
+  /** How many triggers the tenant has, for its counter's first value. */
+  private counted(tenantId: string) {
+    return async () => (await this.listAll(tenantId)).length;
   }
 
   /** The trigger an inbound address belongs to, by the address's local part. */
@@ -114,7 +123,7 @@ export class DynamoTriggerRepository {
     return Item ? stripKeys<Trigger>(Item) : undefined;
   }
 
-  /** Every trigger of a tenant (at most MAX_TRIGGERS_PER_TENANT), oldest first. */
+  /** Every trigger of a tenant (at most GATEHOUSE_MAX_TRIGGERS_PER_TENANT), oldest first. */
   async listAll(tenantId: string): Promise<Trigger[]> {
     return queryAll<Trigger>({
       TableName: tableName(),
@@ -165,8 +174,9 @@ export class DynamoTriggerRepository {
 
   /** Deletes the trigger, then its runs and task references (the tasks themselves stay). */
   async delete(tenantId: string, triggerId: string): Promise<void> {
-    // The trigger first: a fire that races the delete then finds no trigger and does nothing.
-    await batchWriteAll([{ DeleteRequest: { Key: keys.trigger(tenantId, triggerId) } }]);
+    // The trigger first (freeing its place under the cap): a fire that races the delete then finds
+    // no trigger and does nothing. Gone already (a concurrent delete): its runs are still swept.
+    await tenantCountRepository.remove(tenantId, 'triggers', [{ Delete: { TableName: tableName(), Key: keys.trigger(tenantId, triggerId), ConditionExpression: 'attribute_exists(pk)' } }], this.counted(tenantId));
     let startKey: Item | undefined;
     do {
       const page = await this.client.send(

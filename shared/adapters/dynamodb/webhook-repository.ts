@@ -8,6 +8,7 @@ import { eventDay } from '#shared/adapters/dynamodb/event-item';
 import { lastIdAt } from '#shared/adapters/dynamodb/event-repository';
 import { EVENT_SHARDS, keys, shardOf } from '#shared/adapters/dynamodb/keys';
 import { GSI1 } from '#shared/adapters/dynamodb/table-definition';
+import { tenantCountRepository } from '#shared/adapters/dynamodb/tenant-count-repository';
 import { transactWrite } from '#shared/adapters/dynamodb/transact-write';
 import { usageUpdate } from '#shared/adapters/dynamodb/usage-repository';
 import { isConditionFailure, stripKeys } from '#shared/adapters/dynamodb/transactions';
@@ -31,14 +32,15 @@ export class DynamoWebhookRepository {
     return documentClient();
   }
 
+  /** Stores a new subscription, counted against the tenant's cap in the same transaction (409 past it). */
   async create(webhook: Webhook): Promise<void> {
-    await this.client.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.webhook(webhook.tenant_id, webhook.webhook_id), ...keys.webhookListing(webhook.tenant_id, webhook.webhook_id), entity: 'webhook', ...webhook },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    const item = { ...keys.webhook(webhook.tenant_id, webhook.webhook_id), ...keys.webhookListing(webhook.tenant_id, webhook.webhook_id), entity: 'webhook', ...webhook };
+    await tenantCountRepository.create(webhook.tenant_id, 'webhooks', [{ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }], this.counted(webhook.tenant_id));
+  }
+
+  /** How many subscriptions the tenant has, for its counter's first value. */
+  private counted(tenantId: string) {
+    return async () => (await this.listAll(tenantId)).length;
   }
 
   async get(tenantId: string, webhookId: string): Promise<Webhook | undefined> {
@@ -81,13 +83,10 @@ export class DynamoWebhookRepository {
     }
   }
 
+  /** Deletes the subscription and frees its place under the tenant's cap, in one transaction. */
   async delete(tenantId: string, webhookId: string): Promise<void> {
-    try {
-      await this.client.send(new DeleteCommand({ TableName: tableName(), Key: keys.webhook(tenantId, webhookId), ConditionExpression: 'attribute_exists(pk)' }));
-    } catch (error) {
-      if (isConditionFailure(error)) throw new NotFoundError('webhook', webhookId);
-      throw error;
-    }
+    const deletion = { Delete: { TableName: tableName(), Key: keys.webhook(tenantId, webhookId), ConditionExpression: 'attribute_exists(pk)' } };
+    if (!(await tenantCountRepository.remove(tenantId, 'webhooks', [deletion], this.counted(tenantId)))) throw new NotFoundError('webhook', webhookId);
   }
 
   /** The stored event a delivery is about. */

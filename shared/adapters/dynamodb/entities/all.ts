@@ -16,6 +16,7 @@ import { claimQueueEntryEntity, taskEntity, taskInputEntity } from '#shared/adap
 import { taskSlotsEntity } from '#shared/adapters/dynamodb/entities/task-slots';
 import { invitationEntity } from '#shared/adapters/dynamodb/entities/invitation';
 import { pageCursorSecretEntity } from '#shared/adapters/dynamodb/entities/page-cursor-secret';
+import { fanOutBudgetEntity, tenantCountEntity } from '#shared/adapters/dynamodb/entities/counter';
 import { tenantLimitsEntity } from '#shared/adapters/dynamodb/entities/tenant-limits';
 import { tenantSettingsEntity } from '#shared/adapters/dynamodb/entities/tenant-settings';
 import { usageEntity } from '#shared/adapters/dynamodb/entities/usage';
@@ -77,4 +78,6 @@ export const ENTITIES = [
   keyBindingJobEntity,
   pageCursorSecretEntity,
   invitationEntity,
+  tenantCountEntity,
+  fanOutBudgetEntity,
 ] as const;
