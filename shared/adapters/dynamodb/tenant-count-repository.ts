@@ -115,15 +115,20 @@ export class DynamoTenantCountRepository {
         const codes = cancellationCodes(error);
         if (!codes || !isConditionFailure(error)) throw error;
         if (codes[0] !== 'ConditionalCheckFailed') return false;
-        await this.seed(tenantId, kind, countExisting);
+        // No counter and nothing to count: the item cannot exist, and a 404 writes nothing.
+        if (!(await this.seed(tenantId, kind, countExisting, true))) return false;
       }
     }
     throw new Error(`The ${kind} counter of tenant ${tenantId} could not be seeded.`);
   }
 
-  /** Puts the counter from a count of the existing items, unless another request put it first. */
-  private async seed(tenantId: string, kind: CappedKind, countExisting: CountExisting): Promise<void> {
+  /**
+   * Puts the counter from a count of the existing items, unless another request put it first.
+   * False when `onlyIfAny` and there is nothing to count (the counter stays missing).
+   */
+  private async seed(tenantId: string, kind: CappedKind, countExisting: CountExisting, onlyIfAny = false): Promise<boolean> {
     const count = await countExisting();
+    if (onlyIfAny && count === 0) return false;
     try {
       await this.client.send(
         new PutCommand({
@@ -135,6 +140,7 @@ export class DynamoTenantCountRepository {
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
+    return true;
   }
 }
 
