@@ -68,6 +68,8 @@ export interface Task {
   error?: TaskError;
   step: number;
   artifacts: Record<string, ArtifactSummary>;
+  /** Bytes of the data of the artifacts a worker emitted and the task still lists (shared/domain/artifact.ts bounds it). */
+  artifact_bytes?: number;
   /** Human decisions by the step that asked for them; a replay returns them from that call. */
   decisions?: Record<string, ApprovalDecision>;
   /** `worker`: a custom agent's task, claimed by its workers (docs/workers.md); absent: the built-in runtime runs it. */

@@ -57,7 +57,7 @@ describe('per-tenant caps under concurrent creation', () => {
     expect(answers.filter((answer) => answer.status === 409 && answer.body.code === 'trigger_limit_reached')).toHaveLength(30);
     let count = 0;
     for (let cursor: string | null = '', page = 0; cursor !== null && page < 10; page++) {
-      const { body } = await a('GET', `/triggers?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const { body }: { body: { triggers: unknown[]; next_cursor: string | null } } = await a('GET', `/triggers?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       count += body.triggers.length;
       cursor = body.next_cursor;
     }

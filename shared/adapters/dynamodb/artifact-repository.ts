@@ -55,7 +55,7 @@ export class DynamoArtifactRepository {
     return artifactIds.flatMap((id) => found.get(id) ?? []);
   }
 
-  /** Deletes the artifact and removes it from its task's list, atomically. */
+  /** Deletes the artifact and removes it from its task's list (giving its bytes back to the task's budget), atomically. */
   async delete(tenantId: string, artifactId: string): Promise<void> {
     const artifact = await this.get(tenantId, artifactId);
     if (!artifact) throw new NotFoundError('artifact', artifactId);
@@ -68,9 +68,10 @@ export class DynamoArtifactRepository {
               Update: {
                 TableName: tableName(),
                 Key: keys.task(tenantId, artifact.task_id),
-                UpdateExpression: 'REMOVE artifacts.#id',
+                UpdateExpression: artifact.data_bytes ? 'REMOVE artifacts.#id ADD artifact_bytes :minusBytes' : 'REMOVE artifacts.#id',
                 ConditionExpression: 'attribute_exists(pk)',
                 ExpressionAttributeNames: { '#id': artifactId },
+                ...(artifact.data_bytes ? { ExpressionAttributeValues: { ':minusBytes': -artifact.data_bytes } } : {}),
               },
             },
           ],

@@ -3,7 +3,7 @@ import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { artifactItem } from '#shared/adapters/dynamodb/artifact-repository';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { allOf, followsStep, leaseHeld, taskTransition, type ExpressionPart } from '#shared/adapters/dynamodb/task-transition';
-import type { Artifact } from '#shared/domain/artifact';
+import type { Artifact, ArtifactBudget } from '#shared/domain/artifact';
 import type { ServiceEvent } from '#shared/domain/event';
 import type { HeldLease } from '#shared/domain/ports';
 import type { Task, TaskError } from '#shared/domain/task';
@@ -23,6 +23,15 @@ const unchangedSince = (task: Pick<Task, 'updated_at'>): ExpressionPart => ({ ex
 const sameLease = (task: Pick<Task, 'lease_id' | 'lease_expires_at'>): ExpressionPart => ({
   expression: 'lease_id = :seenLease AND lease_expires_at = :seenExpiry',
   values: { ':seenLease': task.lease_id, ':seenExpiry': task.lease_expires_at },
+});
+
+/**
+ * The task can take one more artifact of `bytes`: it lists fewer than the most, and their data
+ * leaves room for it (a task from before the byte count has none, and counts from zero).
+ */
+const withinArtifactBudget = (budget: ArtifactBudget, bytes: number): ExpressionPart => ({
+  expression: 'size(artifacts) < :maxArtifacts AND (attribute_not_exists(artifact_bytes) OR artifact_bytes <= :bytesLeft)',
+  values: { ':maxArtifacts': budget.maxCount, ':bytesLeft': budget.maxBytes - bytes },
 });
 
 /**
@@ -58,16 +67,21 @@ export class DynamoWorkerTaskRepository {
   }
 
   /** Call `step` of the task: an artifact, with `artifact.emitted`. */
-  async emitArtifact(task: Task, lease: HeldLease, step: number, artifact: Artifact, event: ServiceEvent): Promise<boolean> {
+  async emitArtifact(task: Task, lease: HeldLease, step: number, artifact: Artifact, event: ServiceEvent, budget: ArtifactBudget): Promise<boolean> {
     const summary = { artifact_id: artifact.artifact_id, type: artifact.type, created_at: artifact.created_at, step, ...(artifact.retention_version !== undefined ? { retention_version: artifact.retention_version } : {}) };
+    const bytes = artifact.data_bytes ?? 0;
     return Boolean(
       await taskTransition({
         task,
         trigger: 'step',
         at: event.created_at,
         fields: { step },
-        update: { expression: 'artifacts.#artifactId = :summary', names: { '#artifactId': artifact.artifact_id }, values: { ':summary': summary } },
-        condition: allOf(followsStep(step - 1), leaseHeld(lease)),
+        update: {
+          expression: 'artifacts.#artifactId = :summary, #artifactBytes = if_not_exists(#artifactBytes, :noBytes) + :bytes',
+          names: { '#artifactId': artifact.artifact_id, '#artifactBytes': 'artifact_bytes' },
+          values: { ':summary': summary, ':noBytes': 0, ':bytes': bytes },
+        },
+        condition: allOf(followsStep(step - 1), leaseHeld(lease), withinArtifactBudget(budget, bytes)),
         items: [{ Put: { TableName: tableName(), Item: artifactItem(artifact), ConditionExpression: 'attribute_not_exists(pk)' } }],
         events: [event],
       }),
