@@ -105,7 +105,7 @@ export interface Trigger {
   last_task_id?: string;
 }
 
-export type RunOutcome = 'task_created' | 'skipped_overlap' | 'skipped_depth' | 'skipped_disabled' | 'missed' | 'failed';
+export type RunOutcome = 'task_created' | 'skipped_overlap' | 'skipped_depth' | 'skipped_budget' | 'skipped_disabled' | 'missed' | 'failed';
 
 export interface TriggerRun {
   run_id: string;

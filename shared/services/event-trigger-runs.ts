@@ -6,12 +6,15 @@ import type { ServiceEvent } from '#shared/domain/event';
 import type { TaskSource } from '#shared/domain/task';
 import { eventRunId, MAX_TRIGGER_DEPTH, type TriggerRun } from '#shared/domain/trigger';
 import { logger } from '#shared/observability/logger';
-import { execute, triggerDepth } from '#shared/services/trigger-execution';
+import { limits } from '#shared/config/limits';
+import { execute, rootTaskOf, triggerDepth } from '#shared/services/trigger-execution';
 
 /**
  * An artifact was emitted: every enabled event trigger of the tenant waiting for its type (and
  * agent) starts one task, with the artifact and its task as the mapping's context. A chain of
- * triggered tasks stops at depth MAX_TRIGGER_DEPTH (`skipped_depth`).
+ * triggered tasks stops at depth MAX_TRIGGER_DEPTH (`skipped_depth`), and in breadth once event
+ * triggers started GATEHOUSE_EVENT_TRIGGER_FAN_OUT tasks from its originating task (`skipped_budget`):
+ * each triggered task carries that root, and its creation spends the root's budget atomically.
  */
 export async function fireEventTriggers(event: ServiceEvent, clock: Clock = systemClock): Promise<TriggerRun[]> {
   const artifactId = event.data.artifact_id as string | undefined;
@@ -43,8 +46,10 @@ export async function fireEventTriggers(event: ServiceEvent, clock: Clock = syst
       artifact: { artifact_id: artifact.artifact_id, type: artifact.type, data: artifact.data },
       task: { task_id: sourceTask.task_id, agent: sourceTask.agent, task_type: sourceTask.task_type, input: sourceTask.input },
     };
-    const source: TaskSource = { type: 'event', trigger_id: trigger.trigger_id, run_id: runId, source_task_id: sourceTask.task_id, source_artifact_id: artifact.artifact_id, depth };
-    runs.push(await execute(trigger, { run_id: runId, at: now.toISOString(), source, context, advance: {}, overlap: false, cause }));
+    const root = rootTaskOf(sourceTask);
+    const source: TaskSource = { type: 'event', trigger_id: trigger.trigger_id, run_id: runId, source_task_id: sourceTask.task_id, source_artifact_id: artifact.artifact_id, depth, root_task_id: root };
+    const fanOut = { root_task_id: root, budget: limits().eventTriggerFanOut };
+    runs.push(await execute(trigger, { run_id: runId, at: now.toISOString(), source, context, advance: {}, overlap: false, cause, fanOut }));
   }
   return runs;
 }

@@ -1,3 +1,4 @@
+import { fanOutBudgetRepository } from '#shared/adapters/dynamodb/fan-out-budget-repository';
 import { taskRepository } from '#shared/adapters/dynamodb/task-repository';
 import { runWrites, triggerRepository, type TriggerAdvance } from '#shared/adapters/dynamodb/trigger-repository';
 import type { TransactItem } from '#shared/adapters/dynamodb/transact-write';
@@ -17,6 +18,16 @@ export function triggerDepth(task: Pick<Task, 'trigger'>): number {
   return Number.isFinite(depth) ? depth : 0;
 }
 
+/**
+ * The task a chain of event triggers started from: the root an event-triggered task carries
+ * (`trigger.root_task_id`), else the task itself (it was not started by an event trigger, or
+ * before tasks carried their root).
+ */
+export function rootTaskOf(task: Pick<Task, 'task_id' | 'trigger'>): string {
+  const root = task.trigger?.type === 'event' ? task.trigger.root_task_id : undefined;
+  return typeof root === 'string' && root !== '' ? root : task.task_id;
+}
+
 export interface PlannedRun {
   run_id: string;
   at: string;
@@ -31,6 +42,8 @@ export interface PlannedRun {
   cause?: Pick<TriggerRun, 'source_artifact_id' | 'source_task_id'>;
   /** Written with the run's task, all or nothing (a mail's attachments). */
   writes?: TransactItem[];
+  /** An event trigger's run spends one task of its root's fan-out budget, in the task's transaction. */
+  fanOut?: { root_task_id: string; budget: number };
 }
 
 /** Whether the trigger's latest task still holds its place (queued, running or awaiting approval). */
@@ -58,6 +71,8 @@ export async function execute(trigger: Trigger, plan: PlannedRun): Promise<Trigg
     const running = await stillRunning(trigger);
     if (running) return record({ ...base, outcome: 'skipped_overlap', reason: `task ${running} of this trigger has not ended yet` });
   }
+  // Spent already: no creation to try (the creation's own condition holds the budget under races).
+  if (plan.fanOut && (await fanOutBudgetRepository.spent(trigger.tenant_id, plan.fanOut.root_task_id)) >= plan.fanOut.budget) return record(budgetSpent(base, plan.fanOut));
   let created: TriggerRun | undefined;
   try {
     await createTask(trigger.tenant_id, {
@@ -69,7 +84,8 @@ export async function execute(trigger: Trigger, plan: PlannedRun): Promise<Trigg
       trigger: plan.source,
       with: (task) => {
         created = { ...base, outcome: 'task_created', task_id: task.task_id };
-        return { items: [...runWrites(trigger.tenant_id, created, { ...plan.advance, last_task_id: task.task_id }), ...(plan.writes ?? [])], events: [] as ServiceEvent[] };
+        const spend = plan.fanOut ? [fanOutBudgetRepository.spendWrite(trigger.tenant_id, plan.fanOut.root_task_id, plan.fanOut.budget, new Date(plan.at))] : [];
+        return { items: [...runWrites(trigger.tenant_id, created, { ...plan.advance, last_task_id: task.task_id }), ...(plan.writes ?? []), ...spend], events: [] as ServiceEvent[] };
       },
     });
     return created!;
@@ -78,6 +94,7 @@ export async function execute(trigger: Trigger, plan: PlannedRun): Promise<Trigg
       // The run was claimed meanwhile (a concurrent handling), or the trigger is gone.
       const claimed = await triggerRepository.getRun(trigger.tenant_id, trigger.trigger_id, plan.run_id);
       if (claimed) return claimed;
+      if (plan.fanOut && (await fanOutBudgetRepository.spent(trigger.tenant_id, plan.fanOut.root_task_id)) >= plan.fanOut.budget) return record(budgetSpent(base, plan.fanOut));
       logger.info('trigger run wrote nothing: the trigger no longer exists', { trigger_id: trigger.trigger_id, run_id: plan.run_id });
       return { ...base, outcome: 'failed', reason: 'the trigger no longer exists' };
     }
@@ -85,6 +102,12 @@ export async function execute(trigger: Trigger, plan: PlannedRun): Promise<Trigg
     if (error instanceof DomainError && error.kind === 'invalid') return record({ ...base, outcome: 'failed', reason: error.message });
     throw error;
   }
+}
+
+/** The run an exhausted fan-out budget stops (logged, like the other skipped runs). */
+function budgetSpent(base: Omit<TriggerRun, 'outcome'>, fanOut: NonNullable<PlannedRun['fanOut']>): TriggerRun {
+  logger.info('event trigger skipped: fan-out budget spent', { trigger_id: base.trigger_id, root_task_id: fanOut.root_task_id, budget: fanOut.budget });
+  return { ...base, outcome: 'skipped_budget', reason: `event triggers already started ${fanOut.budget} tasks from task ${fanOut.root_task_id}; a chain starts at most ${fanOut.budget} (GATEHOUSE_EVENT_TRIGGER_FAN_OUT)` };
 }
 
 /** POST /triggers/{id}/fire: one run now, as the schedule would make it (the overlap rule holds). */

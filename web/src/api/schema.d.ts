@@ -1542,6 +1542,7 @@ export interface components {
                 user_id?: string;
                 trigger_id?: string;
                 run_id?: string;
+                root_task_id?: string;
             } & {
                 [key: string]: unknown;
             };
@@ -1785,7 +1786,7 @@ export interface components {
             at: string;
             scheduled_for?: string;
             /** @enum {string} */
-            outcome: "task_created" | "skipped_overlap" | "skipped_depth" | "skipped_disabled" | "missed" | "failed";
+            outcome: "task_created" | "skipped_overlap" | "skipped_depth" | "skipped_budget" | "skipped_disabled" | "missed" | "failed";
             task_id?: string;
             reason?: string;
         } & {

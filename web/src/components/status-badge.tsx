@@ -26,6 +26,7 @@ const TONES: Record<string, 'ok' | 'bad' | 'wait' | 'busy' | 'plain'> = {
   closed: 'plain',
   skipped_overlap: 'plain',
   skipped_depth: 'wait',
+  skipped_budget: 'wait',
   skipped_disabled: 'plain',
   missed: 'wait',
 };
