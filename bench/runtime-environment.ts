@@ -16,6 +16,10 @@ export const BENCH_RUNTIME_ENVIRONMENT: Readonly<Record<string, string>> = {
   GATEHOUSE_RATE_LIMIT_PER_SECOND: '10000',
   GATEHOUSE_RATE_LIMIT_BURST: '100000',
   GATEHOUSE_TENANT_TASK_CONCURRENCY: '100',
+  // The triggers phase stores 200 triggers for one tenant and fires one event trigger from the same
+  // source task for every sample: the per-tenant cap and the per-chain fan-out budget are raised.
+  GATEHOUSE_MAX_TRIGGERS_PER_TENANT: '1000',
+  GATEHOUSE_EVENT_TRIGGER_FAN_OUT: '10000',
   // Metrics go out as EMF lines on stdout either way; the bench keeps them (they are real work).
 };
 

@@ -24,7 +24,7 @@ import { RETENTION_QUEUE, SCAN_DETECTOR_QUEUE, TASK_QUEUES, TOOL_CALL_QUEUE, WEB
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
 import type { Schedules } from '#lib/constructs/schedules';
-import { API_LIMITS, limitEnvironment, rateLimitWriteStatement, WORKER_LIMITS } from '#lib/constructs/limit-settings';
+import { API_LIMITS, EVENT_TRIGGER_LIMITS, limitEnvironment, rateLimitWriteStatement, WORKER_LIMITS } from '#lib/constructs/limit-settings';
 import { installedPackages, writeCompanions } from '#lib/bundling/companions';
 import { BUNDLE_ENTRY_NAME, FUNCTION_BUNDLING, FUNCTION_NODE_OPTIONS } from '#lib/bundling/esbuild-options';
 import { acknowledgeFunctionFindings } from '#lib/nag';
@@ -59,7 +59,7 @@ export interface MailSettings {
 }
 
 /** The access flags `bindData` grants; any other flag set in a declaration gets a synth warning. */
-const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets', 'encryptCredentials', 'decryptCredentials', 'invokeToolProxy', 'inboundMail', 'dispatchScans', 'exportBucket', 'dispatchRetention', 'rateLimit', 'taskSlots']);
+const BOUND_FLAGS: ReadonlySet<string> = new Set(['table', 'dispatchTasks', 'dispatchToolCalls', 'schedules', 'sendMail', 'dispatchDeliveries', 'encryptSecrets', 'decryptSecrets', 'encryptCredentials', 'decryptCredentials', 'invokeToolProxy', 'inboundMail', 'dispatchScans', 'exportBucket', 'dispatchRetention', 'rateLimit', 'taskSlots', 'eventTriggers']);
 
 /**
  * The secret cipher's environment names, as secret-cipher.ts declares them. Written out rather than
@@ -220,6 +220,9 @@ export class GatehouseFunction extends LambdaFunction {
     }
     if ('taskSlots' in access && access.taskSlots) {
       for (const [name, value] of Object.entries(limitEnvironment(this, WORKER_LIMITS))) this.addEnvironment(name, value);
+    }
+    if ('eventTriggers' in access && access.eventTriggers) {
+      for (const [name, value] of Object.entries(limitEnvironment(this, EVENT_TRIGGER_LIMITS))) this.addEnvironment(name, value);
     }
 
     if (access.dispatchTasks) {

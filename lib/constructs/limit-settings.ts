@@ -4,10 +4,29 @@ import type { IConstruct } from 'constructs';
 import { RATE_LIMIT_PARTITION_PREFIX } from '#shared/adapters/dynamodb/keys';
 import { LIMIT_SETTINGS, parseLimit, type LimitName } from '#shared/config/limits';
 
-/** What API route functions read: the request budget and the size caps, and for workers' claims the task cap and the longest wait. */
-export const API_LIMITS: readonly LimitName[] = ['ratePerSecond', 'burst', 'maxBodyBytes', 'maxQueryStringLength', 'maxPathParameterLength', 'tenantTaskConcurrency', 'claimWaitSeconds'];
+/**
+ * What API route functions read: the request budget and the size caps, for workers' claims the
+ * task cap and the longest wait, the per-tenant count caps and the artifact budget of a task.
+ */
+export const API_LIMITS: readonly LimitName[] = [
+  'ratePerSecond',
+  'burst',
+  'maxBodyBytes',
+  'maxQueryStringLength',
+  'maxPathParameterLength',
+  'tenantTaskConcurrency',
+  'claimWaitSeconds',
+  'maxWebhooksPerTenant',
+  'maxTriggersPerTenant',
+  'maxIntegrationsPerTenant',
+  'maxCustomAgentsPerTenant',
+  'maxArtifactsPerTask',
+  'maxArtifactBytesPerTask',
+];
 /** What the task worker reads: the per-tenant cap on running tasks and the deferral delay. */
 export const WORKER_LIMITS: readonly LimitName[] = ['tenantTaskConcurrency', 'taskDeferSeconds'];
+/** What the event-trigger consumer reads: the fan-out budget of a chain. */
+export const EVENT_TRIGGER_LIMITS: readonly LimitName[] = ['eventTriggerFanOut'];
 
 /**
  * The environment for the named limits from CDK context (`cdk deploy -c gatehouse:rateLimitPerSecond=50`

@@ -39,6 +39,8 @@ export interface FunctionAccess {
   dispatchRetention?: boolean;
   /** Holds per-tenant task slots and defers tasks over a tenant's cap (the task worker). */
   taskSlots?: boolean;
+  /** Starts tasks from event triggers, spending each chain's fan-out budget (the stream's reactions consumer). */
+  eventTriggers?: boolean;
 }
 
 export interface ConsumerDefinition {
@@ -184,7 +186,7 @@ export const eventFanOut = {
 export const eventTriggerConsumer = {
   name: 'event-triggers',
   handler: 'functions/streams/run-event-triggers.ts',
-  access: { table: 'read_write', dispatchTasks: true, dispatchToolCalls: true } as FunctionAccess,
+  access: { table: 'read_write', dispatchTasks: true, dispatchToolCalls: true, eventTriggers: true } as FunctionAccess,
   batchSize: 25,
   maxBatchingWindowSeconds: 0,
   timeoutSeconds: 60,

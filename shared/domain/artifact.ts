@@ -1,4 +1,4 @@
-import { ConflictError, PayloadTooLargeError, type DomainError } from '#shared/domain/errors';
+import { ArtifactTooLargeError, ConflictError, type DomainError } from '#shared/domain/errors';
 
 export type ArtifactApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
 
@@ -39,7 +39,7 @@ export function artifactBudgetProblem(count: number, usedBytes: number, bytes: n
     return new ConflictError('artifact_limit_reached', `A task holds at most ${budget.maxCount} artifacts, and this one has ${count}. Emit fewer, larger artifacts, or delete one first.`);
   }
   if (usedBytes + bytes > budget.maxBytes) {
-    return new PayloadTooLargeError(budget.maxBytes, 'artifact_too_large', `A task's artifacts hold at most ${budget.maxBytes} bytes of data in all; this one has ${usedBytes} and the artifact is ${bytes}.`);
+    return new ArtifactTooLargeError(`A task's artifacts hold at most ${budget.maxBytes} bytes of data in all; this one has ${usedBytes} and the artifact is ${bytes}.`);
   }
   return undefined;
 }

@@ -56,8 +56,16 @@ export class ForbiddenError extends DomainError {
 
 export class PayloadTooLargeError extends DomainError {
   readonly kind = 'too_large';
-  constructor(limitBytes: number, code = 'payload_too_large', message = `The request body is larger than ${limitBytes} bytes.`) {
-    super(code, message);
+  constructor(limitBytes: number) {
+    super('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+  }
+}
+
+/** A write that would take a budget of stored bytes past its limit (a task's artifacts). */
+export class ArtifactTooLargeError extends DomainError {
+  readonly kind = 'too_large';
+  constructor(message: string) {
+    super('artifact_too_large', message);
   }
 }
 

@@ -8,11 +8,11 @@ import { ConflictError } from '#shared/domain/errors';
  */
 export type CappedKind = 'webhooks' | 'triggers' | 'integrations' | 'custom_agents';
 
-const CAPS: Record<CappedKind, { limit: LimitName; code: string; message: (cap: number) => string }> = {
-  webhooks: { limit: 'maxWebhooksPerTenant', code: 'webhook_limit_reached', message: (cap) => `A tenant may have at most ${cap} webhook subscriptions. Delete one first.` },
-  triggers: { limit: 'maxTriggersPerTenant', code: 'trigger_limit_reached', message: (cap) => `A tenant has at most ${cap} triggers; delete one first.` },
-  integrations: { limit: 'maxIntegrationsPerTenant', code: 'integration_limit_reached', message: (cap) => `A tenant has at most ${cap} integrations; delete one first.` },
-  custom_agents: { limit: 'maxCustomAgentsPerTenant', code: 'custom_agent_limit', message: (cap) => `A tenant can deploy at most ${cap} custom agents.` },
+const CAPS: Record<CappedKind, { limit: LimitName; refusal: (cap: number) => ConflictError }> = {
+  webhooks: { limit: 'maxWebhooksPerTenant', refusal: (cap) => new ConflictError('webhook_limit_reached', `A tenant may have at most ${cap} webhook subscriptions. Delete one first.`) },
+  triggers: { limit: 'maxTriggersPerTenant', refusal: (cap) => new ConflictError('trigger_limit_reached', `A tenant has at most ${cap} triggers; delete one first.`) },
+  integrations: { limit: 'maxIntegrationsPerTenant', refusal: (cap) => new ConflictError('integration_limit_reached', `A tenant has at most ${cap} integrations; delete one first.`) },
+  custom_agents: { limit: 'maxCustomAgentsPerTenant', refusal: (cap) => new ConflictError('custom_agent_limit', `A tenant can deploy at most ${cap} custom agents.`) },
 };
 
 /** The cap of a kind for this deployment (`GATEHOUSE_MAX_*_PER_TENANT`, shared/config/limits.ts). */
@@ -22,5 +22,5 @@ export function tenantCap(kind: CappedKind): number {
 
 /** The 409 of a create refused by its cap. */
 export function capReached(kind: CappedKind, cap = tenantCap(kind)): ConflictError {
-  return new ConflictError(CAPS[kind].code, CAPS[kind].message(cap));
+  return CAPS[kind].refusal(cap);
 }
