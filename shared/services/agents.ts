@@ -8,7 +8,7 @@ import { findManifestBySlug } from '#shared/agents/manifests';
 import { DEFAULT_AGENT_CONFIG, isCustomAgent, type AgentConfig, type AgentDeployment } from '#shared/domain/agent-deployment';
 import { customSlugProblem, manifestProblems, publishedManifest, type CustomAgentManifest } from '#shared/domain/custom-agent';
 import { systemClock } from '#shared/domain/clock';
-import { ConflictError, InvalidRequestError, NotFoundError } from '#shared/domain/errors';
+import { InvalidRequestError, NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
 
 /**
