@@ -63,7 +63,7 @@ describe('the artifact budget of a task, through the worker API', () => {
     expect((await emit(taskId, lease, { invoice_number: 'INV-late' })).status).toBe(201);
     expect((await emit(taskId, lease, { invoice_number: 'INV-later' })).body.code).toBe('artifact_limit_reached');
     expect((await worker('POST', `/tasks/${taskId}/complete`, { lease_id: lease })).status).toBe(200);
-  });
+  }, 120_000);
 
   it('answers 413 artifact_too_large past the byte budget, and gives bytes back when an artifact is deleted', async () => {
     const { taskId, lease } = await claimedTask();
