@@ -86,7 +86,7 @@ describe('OWASP API2/API5/API8/API9', () => {
     ids.webhook_id = (await a('POST', '/webhooks', validBodies['POST /webhooks'])).body.webhook_id;
     ids.project_id = (await a('POST', '/projects', validBodies['POST /projects'])).body.project_id;
     ids.scan_id = (await a('POST', `/projects/${ids.project_id}/scans`, { detectors: ['security'] })).body.scan_id;
-    Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', key_id: 'key_none', user_id: 'usr_none', session_id: 'ses_none', trigger_id: 'trg_none', code: 'validation-error' });
+    Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', key_id: 'key_none', user_id: 'usr_none', tenant_id: 'tenant-none', session_id: 'ses_none', trigger_id: 'trg_none', code: 'validation-error' });
   }, 120_000);
 
   afterAll(async () => {

@@ -46,6 +46,7 @@ const unpagedLists: Record<string, string> = {
   'GET /webhooks': 'MAX_WEBHOOKS_PER_TENANT subscriptions per tenant',
   'GET /artifacts': "one task's artifacts, a handful per task type",
   'GET /tasks/{task_id}/artifacts': "one task's artifacts, a handful per task type",
+  'GET /me/invitations': "a person's pending invitations: one per tenant at most, and only the deployment's operators create tenants",
 };
 
 describe('OWASP API4/API10', () => {
@@ -60,7 +61,7 @@ describe('OWASP API4/API10', () => {
     ids.webhook_id = (await a('POST', '/webhooks', { ...validBodies['POST /webhooks'], events: ['integration.revoked'] })).body.webhook_id;
     ids.project_id = (await a('POST', '/projects', validBodies['POST /projects'])).body.project_id;
     ids.scan_id = (await a('POST', `/projects/${ids.project_id}/scans`, { detectors: ['security'] })).body.scan_id;
-    Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', key_id: 'key_none', user_id: 'usr_none', session_id: 'ses_none', trigger_id: 'trg_none' });
+    Object.assign(ids, { artifact_id: 'art_none', approval_id: 'apr_none', delivery_id: 'evt_none', finding_id: 'fnd_none', rule_id: 'none', key_id: 'key_none', user_id: 'usr_none', tenant_id: 'tenant-none', session_id: 'ses_none', trigger_id: 'trg_none' });
     // A real Slack integration (checked with a loopback Slack), so the signed callbacks reach their signature check.
     slackApi = await startSlackApiServer({ tokens: { [SLACK_BOT_TOKEN]: { team_id: 'T0RESOURCES', team: 'Resources', user_id: 'U0BOT', user: 'gatehouse', bot_id: 'B0BOT' } } });
     const slack = await a('POST', '/integrations', { kind: 'slack', name: 'Resources Slack', credentials: { bot_token: SLACK_BOT_TOKEN, signing_secret: SIGNING_SECRET }, settings: { api_url: slackApi.url } });
