@@ -11,10 +11,10 @@
  * objects through the stack-wide acknowledgement of that exact resource pattern; every function
  * that schedules through `acknowledgeSchedulingGrant`.
  */
-import { CfnElement, Names, Stack, Validations, type App, type IResolvable } from 'aws-cdk-lib';
+import { CfnElement, DefaultStackSynthesizer, Names, Stack, Validations, type App, type IResolvable } from 'aws-cdk-lib';
 import type { IRestApi, Method, Stage } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -37,9 +37,27 @@ function acknowledge(scope: IConstruct, id: string, reason: string): void {
   Validations.of(scope).acknowledge({ id: `AwsSolutions-${id}`, reason });
 }
 
-/** The IAM5 finding id for a wildcard resource, as cdk-nag renders it. */
+/**
+ * The IAM5 finding id for a wildcard resource, as cdk-nag renders it. Build `resource` from the
+ * stack's own partition, account and region (`Stack.of(scope)`), never from their token forms
+ * (`<AWS::Region>`): the CDK CLI gives the stack a concrete environment, and an ARN is then
+ * rendered with its real values (`us-east-1`), which a token-form acknowledgement does not match.
+ */
 function wildcardResource(scope: IConstruct, resource: string | IResolvable): string {
   return `IAM5[Resource::${flattenCfnReference(Stack.of(scope).resolve(resource))}]`;
+}
+
+/** The IAM4 finding id for an AWS managed policy, its ARN rendered as CDK renders it for the stack. */
+function managedPolicy(scope: IConstruct, name: string): string {
+  return `IAM4[Policy::${flattenCfnReference(Stack.of(scope).resolve(ManagedPolicy.fromAwsManagedPolicyName(name).managedPolicyArn))}]`;
+}
+
+/** Every object of the CDK bootstrap's assets bucket of the stack's account and region (`cdk-<qualifier>-assets-...`). */
+function bootstrapAssetObjects(scope: IConstruct): string {
+  const stack = Stack.of(scope);
+  const synthesizer = stack.synthesizer;
+  const qualifier = (synthesizer instanceof DefaultStackSynthesizer && synthesizer.bootstrapQualifier) || DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+  return `arn:${stack.partition}:s3:::cdk-${qualifier}-assets-${stack.account}-${stack.region}/*`;
 }
 
 /**
@@ -143,7 +161,7 @@ export function acknowledgeApiFindings(api: IRestApi, stage: Stage): void {
   );
   acknowledge(
     api,
-    'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+    managedPolicy(api, 'service-role/AmazonAPIGatewayPushToCloudWatchLogs'),
     "The account-level role API Gateway uses to write execution and access logs; AWS's managed policy is the documented one, and API Gateway creates its execution log groups itself, so a hand-written policy would need the same actions on the same log groups.",
   );
   acknowledge(
@@ -222,7 +240,7 @@ export function acknowledgeSiteDeployment(role: IRole, bucket: IBucket): void {
   const reason = "CDK's BucketDeployment grants: it reads the deployment's asset zip from the CDK assets bucket (s3:GetObject*, s3:GetBucket*, s3:List* on the bootstrap assets bucket) and syncs the files into the site bucket (s3:DeleteObject*, s3:PutObject*, s3:Abort* on its objects); the role belongs to that deploy-time function only.";
   for (const id of ['Action::s3:GetBucket*', 'Action::s3:GetObject*', 'Action::s3:List*', 'Action::s3:Abort*', 'Action::s3:DeleteObject*']) acknowledge(role, `IAM5[${id}]`, reason);
   acknowledge(role, wildcardResource(role, bucket.arnForObjects('*')), reason);
-  acknowledge(role, 'IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]', reason);
+  acknowledge(role, wildcardResource(role, bootstrapAssetObjects(role)), reason);
   const stack = Stack.of(bucket);
   for (const provider of stack.node.children.filter((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'))) {
     acknowledge(
