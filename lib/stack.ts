@@ -11,6 +11,7 @@ import { Webhooks } from '#lib/constructs/webhooks';
 import { EventTriggers } from '#lib/constructs/event-triggers';
 import { Exports } from '#lib/constructs/exports';
 import { InboundMail } from '#lib/constructs/inbound-mail';
+import { inboundMailEnabled } from '#lib/inbound-mail-option';
 import { RecurringJobs } from '#lib/constructs/recurring-jobs';
 import { Keys } from '#lib/constructs/keys';
 import { Monitoring } from '#lib/constructs/monitoring';
@@ -27,8 +28,8 @@ export interface GatehouseStackProps extends StackProps {
  * Gatehouse on AWS: the keys (data, alarms, integrations), the table, the queues with their
  * consumers (task worker, tool proxy, webhook deliverer), the one-time schedules with their targets
  * (approval expiry), webhooks (the secrets key, the fan-out on the table's stream), SES receiving for
- * mail triggers (InboundMail), and the API (its streaming route included, in response streaming
- * mode). Every function gets exactly what its access declaration says,
+ * mail triggers (InboundMail, where the `gatehouse:inboundMail` option has it: lib/inbound-mail-option.ts),
+ * and the API (its streaming route included, in response streaming mode). Every function gets exactly what its access declaration says,
  * environment included, through `bindData`.
  *
  * Order matters only for what must exist before it is handed around: schedule targets and the
@@ -50,9 +51,10 @@ export class GatehouseStack extends Stack {
     const webhooks = new Webhooks(this, 'Webhooks', { queueKey: keys.data });
     const exportsStore = new Exports(this, 'Exports');
     const tasks = new Tasks(this, 'Tasks', { table, schedules, scheduleTargets: targets.targets, mail, secretsKey: webhooks.secretsKey, integrationsKey: keys.integrations, exportBucket: exportsStore.bucket, queueKey: keys.data });
-    // Mail triggers' addresses are at its domain: the trigger routes get it (`inboundMail`), so before the API.
-    const inboundMail = new InboundMail(this, 'InboundMail', tasks.resources, keys.data);
-    tasks.resources.inboundMailDomain = inboundMail.domain;
+    // Mail triggers' addresses are at its domain: the trigger routes get it (`inboundMail`), so
+    // before the API. Only where SES receives mail, or as the option says (inbound-mail-option.ts).
+    const inboundMail = inboundMailEnabled(this) ? new InboundMail(this, 'InboundMail', tasks.resources, keys.data) : undefined;
+    tasks.resources.inboundMail = inboundMail ? { domain: inboundMail.domain } : 'off';
     targets.bind(tasks.resources);
     webhooks.bind(tasks.resources);
     const eventTriggers = new EventTriggers(this, 'EventTriggers', { queueKey: keys.data });
@@ -63,11 +65,11 @@ export class GatehouseStack extends Stack {
     for (const fn of [authorizerFunction, ...streamingFunctions.values()]) {
       for (const [name, value] of Object.entries(signIn.oidcEnvironment())) fn.addEnvironment(name, value);
     }
-    new Dashboard(this, 'Dashboard', { site: dashboardSite ?? builtDashboardSource(), api, signIn });
+    new Dashboard(this, 'Dashboard', { site: dashboardSite ?? builtDashboardSource(), api, signIn, inboundMail: inboundMail !== undefined });
     this.outputs(signIn);
     new RecurringJobs(this, 'RecurringJobs', tasks.resources);
     // Watches every function of the stack, wherever it is created (see Monitoring).
-    new Monitoring(this, 'Monitoring', { stage: api.deploymentStage, queues: tasks.queuesByName, otherDeadLetterQueues: { 'fan-out-failures': webhooks.fanOutFailures, 'event-trigger-failures': eventTriggers.failures, 'inbound-mail-failures': inboundMail.failures }, streamConsumer: webhooks.fanOut, triggerConsumer: eventTriggers.consumer, topicKey: keys.alarms });
+    new Monitoring(this, 'Monitoring', { stage: api.deploymentStage, queues: tasks.queuesByName, otherDeadLetterQueues: { 'fan-out-failures': webhooks.fanOutFailures, 'event-trigger-failures': eventTriggers.failures, ...(inboundMail ? { 'inbound-mail-failures': inboundMail.failures } : {}) }, streamConsumer: webhooks.fanOut, triggerConsumer: eventTriggers.consumer, topicKey: keys.alarms });
   }
 
   /** What people and scripts need after a deploy (the dashboard's URL is the Dashboard construct's). */

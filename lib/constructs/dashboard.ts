@@ -49,6 +49,8 @@ export interface DashboardProps {
   site: ISource;
   api: RestApi;
   signIn: SignIn;
+  /** Whether the stack receives mail for mail triggers: config.json's `inboundMail`, which the trigger form reads. */
+  inboundMail: boolean;
 }
 
 /**
@@ -117,7 +119,7 @@ export class Dashboard extends Construct {
     this.origin = domain?.origin ?? `https://${this.distribution.distributionDomainName}`;
     acknowledgeDashboardFindings(this.distribution, this.bucket);
 
-    this.deploySite(site, signIn);
+    this.deploySite(site, signIn, props.inboundMail);
     signIn.allowDashboard(this.origin);
 
     new CfnOutput(this, 'Url', { value: `${this.origin}/`, description: 'The dashboard (and the API under /v1 on the same origin)' }).overrideLogicalId('DashboardUrl');
@@ -131,9 +133,10 @@ export class Dashboard extends Construct {
    * index.html still finds the assets it names: Vite's content-hashed `assets/` cached for a year;
    * everything else (index.html, config.json) revalidated on every request.
    */
-  private deploySite(site: ISource, signIn: SignIn): void {
+  private deploySite(site: ISource, signIn: SignIn, inboundMail: boolean): void {
     const config = Source.jsonData('config.json', {
       apiBaseUrl: `${this.origin}/${API_VERSION}`,
+      inboundMail,
       oidc: {
         issuer: signIn.issuer,
         clientId: signIn.client.ref,

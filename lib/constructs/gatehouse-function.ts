@@ -19,7 +19,7 @@ import type { INTEGRATIONS_KEY_ENV } from '#shared/adapters/crypto/integration-c
 import type { PAGE_CURSOR_CONTEXT, PAGE_CURSOR_ENV } from '#shared/adapters/crypto/page-cursor-key';
 import type { TOOL_PROXY_FUNCTION_ENV } from '#shared/adapters/lambda/tool-proxy-client';
 import type { MailerBackend } from '#shared/adapters/mail/mailer';
-import { INBOUND_MAIL_DOMAIN_ENV } from '#shared/config/inbound-mail';
+import { INBOUND_MAIL_DOMAIN_ENV, INBOUND_MAIL_SWITCH_ENV } from '#shared/config/inbound-mail';
 import { RETENTION_QUEUE, SCAN_DETECTOR_QUEUE, TASK_QUEUES, TOOL_CALL_QUEUE, WEBHOOK_DELIVERY_QUEUE, type FunctionAccess } from '#shared/config/topology';
 import type { ScheduleTarget } from '#shared/domain/scheduler';
 import type { TaskPriority } from '#shared/domain/task';
@@ -101,8 +101,11 @@ export interface DataResources {
   schedules: Schedules;
   scheduleTargets: Record<ScheduleTarget, IFunction>;
   mail: MailSettings;
-  /** The domain mail triggers' addresses are at (the `InboundMailDomain` parameter), once InboundMail exists: what `inboundMail` sets. */
-  inboundMailDomain?: string;
+  /**
+   * What `inboundMail` sets, once decided: the domain mail triggers' addresses are at (the
+   * `InboundMailDomain` parameter of InboundMail), or `off` where the stack has no inbound mail.
+   */
+  inboundMail?: { domain: string } | 'off';
 }
 
 /**
@@ -194,7 +197,7 @@ export class GatehouseFunction extends LambdaFunction {
    * retention re-stamp queue (its URL, send only) for `dispatchRetention`; the integrations key
    * with `kms:GenerateDataKey` for `encryptCredentials` and `kms:Decrypt` for `decryptCredentials`,
    * each for integration credentials only (their encryption context); `lambda:InvokeFunction` on
-   * the tool proxy for `invokeToolProxy`; the inbound mail domain (no grant) for `inboundMail`.
+   * the tool proxy for `invokeToolProxy`; the inbound mail domain (no grant), or `GATEHOUSE_INBOUND_MAIL=off`, for `inboundMail`.
    *
    * The delivery queue's dead-letter queue is not granted here: only the queue's consumer writes
    * to it (retries exhausted), and the construct wiring consumers to their queues grants that.
@@ -303,10 +306,12 @@ export class GatehouseFunction extends LambdaFunction {
       this.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [resources.toolProxy.functionArn] }));
     }
 
-    // Only the domain: mail triggers get addresses at it; SES receiving is InboundMail's.
+    // Only the domain: mail triggers get addresses at it; SES receiving is InboundMail's. Without
+    // inbound mail, the switch that makes mail triggers answer 409 inbound_mail_unavailable.
     if ('inboundMail' in access && access.inboundMail) {
-      if (!resources.inboundMailDomain) throw new Error('inboundMail needs the InboundMail construct created first (its domain in DataResources.inboundMailDomain).');
-      this.addEnvironment(INBOUND_MAIL_DOMAIN_ENV, resources.inboundMailDomain);
+      if (!resources.inboundMail) throw new Error('inboundMail needs the stack to decide on inbound mail first (DataResources.inboundMail: the InboundMail domain, or off).');
+      if (resources.inboundMail === 'off') this.addEnvironment(INBOUND_MAIL_SWITCH_ENV, 'off');
+      else this.addEnvironment(INBOUND_MAIL_DOMAIN_ENV, resources.inboundMail.domain);
     }
   }
 }

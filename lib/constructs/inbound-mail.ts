@@ -114,7 +114,7 @@ export class InboundMail extends Construct {
       onFailure: new SqsDestination(this.failures),
       environment: { [INBOUND_MAIL_ENV.bucket]: this.bucket.bucketName, [INBOUND_MAIL_ENV.prefix]: INBOUND_MAIL_PREFIX },
     });
-    this.receiver.bindData(receiveMail.access, { ...resources, inboundMailDomain: this.domain });
+    this.receiver.bindData(receiveMail.access, { ...resources, inboundMail: { domain: this.domain } });
     // Reads the stored messages only: not grantRead (s3:GetObject* and s3:List* on the whole bucket).
     this.receiver.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects(`${INBOUND_MAIL_PREFIX}*`)] }));
 

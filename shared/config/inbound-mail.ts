@@ -4,6 +4,17 @@ import { randomBytes } from 'node:crypto';
 export const INBOUND_MAIL_DOMAIN_ENV = 'GATEHOUSE_INBOUND_MAIL_DOMAIN';
 export const LOCAL_INBOUND_MAIL_DOMAIN = 'inbound.localhost';
 
+/**
+ * `off` when the deployment has no inbound mail (the stack option `gatehouse:inboundMail`, off where
+ * Amazon SES does not receive mail): mail triggers are then refused (409 inbound_mail_unavailable).
+ */
+export const INBOUND_MAIL_SWITCH_ENV = 'GATEHOUSE_INBOUND_MAIL';
+
+/** Whether this deployment receives mail for mail triggers. */
+export function inboundMailAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[INBOUND_MAIL_SWITCH_ENV]?.trim().toLowerCase() !== 'off';
+}
+
 export function inboundMailDomain(): string {
   return (process.env[INBOUND_MAIL_DOMAIN_ENV] ?? LOCAL_INBOUND_MAIL_DOMAIN).toLowerCase();
 }

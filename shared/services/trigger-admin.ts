@@ -1,5 +1,5 @@
 import { localPartOf, triggerRepository } from '#shared/adapters/dynamodb/trigger-repository';
-import { newInboundAddress } from '#shared/config/inbound-mail';
+import { inboundMailAvailable, newInboundAddress } from '#shared/config/inbound-mail';
 import { scheduler } from '#shared/adapters/scheduler/scheduler';
 import { systemClock, type Clock } from '#shared/domain/clock';
 import { firedByEventBridge, nextRuns } from '#shared/domain/cron-schedule';
@@ -18,6 +18,16 @@ export interface CreateTriggerRequest {
 }
 
 export type UpdateTriggerRequest = Partial<CreateTriggerRequest>;
+
+/**
+ * A mail trigger needs the deployment to receive mail: where it does not (the stack option
+ * `gatehouse:inboundMail` is off, as in regions without SES receiving), its address would never get any.
+ */
+function assertMailSourceAvailable(source: TriggerSource | undefined): void {
+  if (source?.type === 'mail' && !inboundMailAvailable()) {
+    throw new ConflictError('inbound_mail_unavailable', "Inbound mail is not available in this deployment (Amazon SES does not receive mail in its region, or it was deployed with inbound mail off), so a mail trigger would never run. Use a schedule, event or chat trigger.");
+  }
+}
 
 /**
  * Makes the trigger's schedule match it: an enabled schedule trigger has its recurring schedule
@@ -54,6 +64,7 @@ export async function armGapRun(trigger: Trigger, after: Date): Promise<void> {
  * finds nothing and says so; a stored schedule trigger without its schedule would never run.
  */
 export async function createTrigger(tenantId: string, request: CreateTriggerRequest, clock: Clock = systemClock): Promise<Trigger> {
+  assertMailSourceAvailable(request.source);
   const { source: checked, task } = await validatedTrigger(tenantId, request.source, request.task, clock.now());
   const source = checked.type === 'mail' ? { ...checked, address: newInboundAddress() } : checked;
   await tenantCountRepository.ensureRoom(tenantId, 'triggers');
@@ -82,6 +93,8 @@ export async function createTrigger(tenantId: string, request: CreateTriggerRequ
  * counts from now: the times it would have run before are not runs it missed.
  */
 export async function updateTrigger(tenantId: string, triggerId: string, request: UpdateTriggerRequest, clock: Clock = systemClock): Promise<Trigger> {
+  // Only a new mail source is refused: an existing mail trigger can still be renamed, paused and deleted.
+  assertMailSourceAvailable(request.source);
   const current = await getTrigger(tenantId, triggerId);
   const { source: checked, task } = await validatedTrigger(tenantId, request.source ?? current.source, request.task ?? current.task, clock.now());
   // A mail trigger keeps its address through changes; one that becomes a mail trigger gets one.

@@ -163,6 +163,8 @@ describe('dashboard on AWS', () => {
       expect(entry.SourceMarkersConfig[1]).toEqual({ jsonEscape: true });
       expect(config).toEqual({
         apiBaseUrl: `https://${cloudFront}/v1`,
+        // An environment-agnostic synth has inbound mail (inbound-mail-option.test.ts has the others).
+        inboundMail: true,
         oidc: {
           issuer: getAtt(idAtPath(template, 'AWS::Cognito::UserPool', 'Gatehouse/SignIn/UserPool/Resource'), 'ProviderURL'),
           clientId,

@@ -18,8 +18,10 @@ export interface SynthOptions {
   bundle?: boolean;
   /** Where the cloud assembly goes when bundling, to inspect the bundles. */
   outdir?: string;
-  /** CDK context on top of cdk.json's, as `-c key=value` gives it (`gatehouse:dashboardDomain`). */
-  context?: Record<string, string>;
+  /** The stack's region, as the CLI gives it; default: none (environment-agnostic). */
+  region?: string;
+  /** CDK context on top of cdk.json's, as `-c key=value` gives it (`gatehouse:dashboardDomain`, `gatehouse:inboundMail`). */
+  context?: Record<string, unknown>;
 }
 
 /** A stand-in for the built dashboard: tests do not build the web app. */
@@ -59,8 +61,8 @@ export function synthGatehouseStack(options: SynthOptions = {}): Stack {
   return synthesized(options).stack;
 }
 
-function synthesized({ bundle = false, outdir, context = {} }: SynthOptions): Synthesized {
-  const key = `${bundle}:${outdir ?? ''}:${JSON.stringify(context)}`;
+function synthesized({ bundle = false, outdir, region, context = {} }: SynthOptions): Synthesized {
+  const key = JSON.stringify([bundle, outdir ?? '', region ?? '', context]);
   let synth = cache.get(key);
   if (!synth) {
     const app = new App({
@@ -75,7 +77,7 @@ function synthesized({ bundle = false, outdir, context = {} }: SynthOptions): Sy
         ...context,
       },
     });
-    const stack = new GatehouseStack(app, 'Gatehouse', { dashboardSite: TEST_DASHBOARD_SITE });
+    const stack = new GatehouseStack(app, 'Gatehouse', { dashboardSite: TEST_DASHBOARD_SITE, ...(region ? { env: { account: '123456789012', region } } : {}) });
     const assembly = app.synth();
     synth = { stack, directory: assembly.directory, template: Template.fromJSON(flattenTemplate(assembly.directory, stack)), templates: allTemplates(assembly.directory, stack) };
     cache.set(key, synth);

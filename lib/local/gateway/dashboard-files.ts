@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { DASHBOARD_DIST_DIR } from '#lib/bundling/dashboard-build';
 import { problemResponse } from '#shared/http/problem';
+import { inboundMailAvailable } from '#shared/config/inbound-mail';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -48,9 +49,9 @@ export function isDashboardRequest(method: string, pathname: string, accept = ''
   return lastSegment.includes('.') || /\btext\/html\b/i.test(accept);
 }
 
-/** `/config.json` for this runtime: the API on the same origin, sign-in at the embedded provider. */
+/** `/config.json` for this runtime: the API on the same origin, sign-in at the embedded provider, inbound mail unless GATEHOUSE_INBOUND_MAIL=off. */
 export function dashboardConfig(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
-  return { apiBaseUrl: '/v1', oidc: { issuer: env.GATEHOUSE_OIDC_ISSUER ?? '', clientId: env.GATEHOUSE_OIDC_CLIENT_ID ?? '', scope: 'openid email profile' } };
+  return { apiBaseUrl: '/v1', inboundMail: inboundMailAvailable(env), oidc: { issuer: env.GATEHOUSE_OIDC_ISSUER ?? '', clientId: env.GATEHOUSE_OIDC_CLIENT_ID ?? '', scope: 'openid email profile' } };
 }
 
 function answer(response: ServerResponse, method: string, status: number, headers: Record<string, string>, body: Buffer | string): void {
