@@ -66,7 +66,7 @@ function lambdaEnv(file: string): NodeJS.ProcessEnv {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'bench',
     AWS_SECRET_ACCESS_KEY: 'bench',
-    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
     AWS_LAMBDA_FUNCTION_NAME: 'bench',
     AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',

@@ -107,7 +107,7 @@ export function acknowledgeFunctionFindings(fn: IFunction, role: IRole): void {
   acknowledge(
     fn,
     'L1',
-    'Pinned to nodejs22.x, the runtime the bundles target (esbuild target node22) and the tests exercise; moving to a newer Node.js is a deliberate upgrade of runtime and bundling target together, not one a CDK release should trigger.',
+    'Pinned to nodejs24.x, the runtime the bundles target (esbuild target node24) and the tests exercise; moving to a newer Node.js is a deliberate upgrade of runtime and bundling target together, not one a CDK release should trigger.',
   );
 }
 

@@ -31,7 +31,7 @@ export const FUNCTION_BUNDLING = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node22',
+  target: 'node24',
   minify: true,
   splitting: true,
   entryNames: BUNDLE_ENTRY_NAME,

@@ -42,7 +42,7 @@ export function chromiumLayer(scope: Construct, id: string): LayerVersion {
     description: `Headless Chromium from @sparticuz/chromium ${version} (x86_64)`,
     // Hashed by the package's version rather than by 68 MB of bytes at every synth.
     code: Code.fromAsset(PACKAGE_DIR, { assetHashType: AssetHashType.CUSTOM, assetHash: `sparticuz-chromium-${version}`, bundling: { image: DockerImage.fromRegistry('dummy'), local: new PackedChromium() } }),
-    compatibleRuntimes: [Runtime.NODEJS_22_X],
+    compatibleRuntimes: [Runtime.NODEJS_24_X],
     compatibleArchitectures: [CHROMIUM_ARCHITECTURE],
   });
 }

@@ -125,7 +125,7 @@ class EsbuildBundling implements ILocalBundling {
 }
 
 /**
- * Our Lambda defaults, held once: Node 22 on Graviton, code-split ESM bundles built by the local
+ * Our Lambda defaults, held once: Node 24 (nodejs24.x) on Graviton, code-split ESM bundles built by the local
  * esbuild (synth works offline, without Docker), source maps, X-Ray, and a log group with
  * retention created here rather than left to Lambda (which would keep logs forever).
  *
@@ -154,7 +154,7 @@ export class GatehouseFunction extends LambdaFunction {
         bundling: { image: DockerImage.fromRegistry('dummy'), local: new EsbuildBundling(handlerFile) },
       }),
       handler: `${BUNDLE_ENTRY_NAME}.handler`,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       // Graviton unless a function needs a binary built for x86_64 (the detector worker's Chromium).
       architecture: rest.architecture ?? Architecture.ARM_64,
       tracing: Tracing.ACTIVE,

@@ -227,3 +227,26 @@ test('a chat trigger without a Slack integration says where to connect one', asy
   await expect(dialog.getByRole('button', { name: 'Create trigger' })).toBeDisabled();
   await expectAccessible(page);
 });
+
+test('where the deployment receives no mail, the form says inbound mail is not available and creates no mail trigger', async ({ page, baseURL }) => {
+  await ensureAgent(baseURL!, 'tenant_a', 'ai-readiness', 'Compliance');
+  // The runtime's own config.json with one field as a deployment without SES receiving writes it
+  // (config.json's inboundMail: false, test/infra/inbound-mail-option.test.ts).
+  await page.route('**/config.json', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), inboundMail: false } });
+  });
+  await signIn(page, PEOPLE.adminA, '/triggers');
+  await page.getByRole('button', { name: 'New trigger' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name', { exact: true }).fill(`Browser no mail ${Date.now()}`);
+
+  await dialog.getByRole('radio', { name: /^Mail/ }).check();
+
+  await expect(dialog.getByRole('status')).toHaveText(/Inbound mail is not available in this deployment’s region/);
+  await expect(dialog.getByLabel('From pattern (optional)')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Create trigger' })).toBeDisabled();
+  await expectAccessible(page);
+  await dialog.getByRole('radio', { name: /^Schedule/ }).check();
+  await expect(dialog.getByRole('button', { name: 'Create trigger' })).toBeEnabled();
+});

@@ -7,11 +7,10 @@ import { dirname } from 'node:path';
 
 /**
  * The warning classes the templates may have, each with why; docs/deploying.md ("Checked before it
- * deploys") lists the same (test/unit/docs/deploying-doc.test.ts). Any other warning fails the test.
+ * deploys") lists the same (test/unit/docs/deploying.test.ts checks). Any other warning fails the test.
  */
 export const ACCEPTED_LINT_WARNINGS: Readonly<Record<string, string>> = {
-  W3005:
-    "CDK writes a DependsOn on a function's role (and its policy) though the function already references the role: CDK adds it so the role's policy exists before the function is invoked at deploy time. It is redundant for ordering, harmless, and not ours to remove.",
+  W3005: "CDK writes a DependsOn on each function's role and its default policy, though the function already references the role (Fn::GetAtt): redundant for ordering, harmless, and CDK's to write, not ours.",
 };
 
 export interface LintFinding {

@@ -25,11 +25,11 @@ describe('Lambda functions', () => {
     expect(Object.keys(serviceFunctions(template)).sort()).toEqual([...ids].sort());
   });
 
-  it('gives every function our defaults: Node 22 on arm64 (x86_64 where Chromium runs), X-Ray, ESM handler, source maps', () => {
+  it('gives every function our defaults: Node 24 on arm64 (x86_64 where Chromium runs), X-Ray, ESM handler, source maps', () => {
     const rendering = consumerId(template, scanDetectorWorker);
     for (const [id, fn] of Object.entries(serviceFunctions(template))) {
       expect(fn.Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: [id === rendering ? 'x86_64' : 'arm64'],
         TracingConfig: { Mode: 'Active' },
         Handler: 'index.handler',

@@ -194,7 +194,7 @@ describe('monitoring', () => {
     it('watches a function created after the monitoring construct too (functions are collected at synth)', () => {
       const app = new App({ context: { 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true } });
       const stack = new GatehouseStack(app, 'Gatehouse', { dashboardSite: TEST_DASHBOARD_SITE });
-      new LambdaFunction(stack, 'AddedLater', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('export const handler = async () => {};') });
+      new LambdaFunction(stack, 'AddedLater', { runtime: Runtime.NODEJS_24_X, handler: 'index.handler', code: Code.fromInline('export const handler = async () => {};') });
 
       const later = Template.fromStack(stack);
       const id = idAtPath(later, 'AWS::Lambda::Function', 'Gatehouse/AddedLater/Resource');

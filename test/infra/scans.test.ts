@@ -22,7 +22,7 @@ describe('scans on AWS', () => {
     const id = consumerId(template, scanDetectorWorker);
     const worker = template.toJSON().Resources[id] as CfnResource;
     // x86_64: the architecture of the Chromium build the npm package carries (the one tests run).
-    expect(worker.Properties).toMatchObject({ Timeout: scanDetectorWorker.timeoutSeconds, MemorySize: scanDetectorWorker.memoryMb, Runtime: 'nodejs22.x', Architectures: ['x86_64'], EphemeralStorage: { Size: 1024 } });
+    expect(worker.Properties).toMatchObject({ Timeout: scanDetectorWorker.timeoutSeconds, MemorySize: scanDetectorWorker.memoryMb, Runtime: 'nodejs24.x', Architectures: ['x86_64'], EphemeralStorage: { Size: 1024 } });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: id },
       BatchSize: 1,
@@ -36,7 +36,7 @@ describe('scans on AWS', () => {
     const layers = Object.fromEntries(Object.entries(template.findResources('AWS::Lambda::LayerVersion') as Record<string, CfnResource>).filter(([, layer]) => /Chromium/.test(layer.Properties.Description ?? '')));
     const [layerId, ...others] = Object.keys(layers);
     expect(others).toEqual([]);
-    expect(layers[layerId].Properties).toMatchObject({ CompatibleArchitectures: ['x86_64'], CompatibleRuntimes: ['nodejs22.x'], Description: expect.stringMatching(/^Headless Chromium from @sparticuz\/chromium \d+\.\d+\.\d+ \(x86_64\)$/) });
+    expect(layers[layerId].Properties).toMatchObject({ CompatibleArchitectures: ['x86_64'], CompatibleRuntimes: ['nodejs24.x'], Description: expect.stringMatching(/^Headless Chromium from @sparticuz\/chromium \d+\.\d+\.\d+ \(x86_64\)$/) });
     const id = consumerId(template, scanDetectorWorker);
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
     const withLayer = Object.entries(functions).filter(([, fn]) => JSON.stringify(fn.Properties.Layers ?? []).includes(layerId)).map(([fnId]) => fnId);

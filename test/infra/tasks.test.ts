@@ -2,6 +2,7 @@ import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TASK_QUEUES, VISIBILITY_TIMEOUT_FACTOR, allQueues, taskWorker, visibilityTimeoutSeconds, type QueueDefinition } from '#shared/config/topology';
 import type { TaskPriority } from '#shared/domain/task';
+import { QUEUE_MAX_CONCURRENCY } from '#shared/config/lambda-concurrency';
 import { synthGatehouse } from './synth';
 import { dataKeyId, idAtPath, workerId, type CfnResource } from './template-queries';
 
@@ -86,5 +87,19 @@ describe('task queues and worker', () => {
     const mapping = mappings().find((candidate) => candidate.Properties.EventSourceArn['Fn::GetAtt'][0] === queueId(definition.name));
 
     expect(mapping?.Properties.ScalingConfig).toEqual({ MaximumConcurrency: EXPECTED_MAX_CONCURRENCY[priority] });
+  });
+
+  it('caps every SQS event source mapping of the stack at its queue\'s figure from shared/config/lambda-concurrency.ts, and that module names only real consumed queues', () => {
+    const queues = Object.entries(template.findResources('AWS::SQS::Queue')).map(([id, queue]) => ({ id, path: String((queue as CfnResource).Metadata?.['aws:cdk:path'] ?? '') }));
+    const queueName = (id: string) => queues.find((queue) => queue.id === id)?.path.match(/^Gatehouse\/Tasks\/([^/]+)\/Resource$/)?.[1];
+    const sqsMappings = mappings().filter(({ Properties }) => queues.some((queue) => queue.id === Properties.EventSourceArn?.['Fn::GetAtt']?.[0]));
+
+    const caps = sqsMappings.map(({ Properties }) => {
+      const name = queueName(Properties.EventSourceArn['Fn::GetAtt'][0]);
+      return { name, maximum: Properties.ScalingConfig?.MaximumConcurrency };
+    });
+
+    expect(caps.map(({ name }) => name).sort()).toEqual(Object.keys(QUEUE_MAX_CONCURRENCY).sort());
+    for (const { name, maximum } of caps) expect(maximum, name).toBe(QUEUE_MAX_CONCURRENCY[name!]);
   });
 });

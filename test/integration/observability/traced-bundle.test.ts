@@ -86,7 +86,7 @@ console.log(JSON.stringify(results));`;
         AWS_ACCESS_KEY_ID: 'test',
         AWS_SECRET_ACCESS_KEY: 'test',
         AWS_ENDPOINT_URL_DYNAMODB: baseUrl,
-        AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+        AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
         AWS_LAMBDA_FUNCTION_NAME: 'traced',
         AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
         LAMBDA_TASK_ROOT: outdir,

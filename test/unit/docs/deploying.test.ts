@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { API_HEADROOM, MINIMUM_ACCOUNT_CONCURRENCY, QUEUE_CONCURRENCY_TOTAL } from '#shared/config/lambda-concurrency';
+import { API_HEADROOM, MINIMUM_ACCOUNT_CONCURRENCY, QUEUE_CONCURRENCY_TOTAL, QUEUE_MAX_CONCURRENCY } from '#shared/config/lambda-concurrency';
 import { DASHBOARD_DOMAIN_CONTEXT } from '#lib/constructs/dashboard-domain';
 import { CHECK_ACTIONS } from '#shared/preflight/finding';
 import { INBOUND_MAIL_CONTEXT, INBOUND_MAIL_OPTIONS } from '#shared/preflight/inbound-mail-check';
@@ -9,6 +9,7 @@ import { LAMBDA_CONCURRENCY_QUOTA_CODE, quotaIncreaseCommand } from '#shared/pre
 import { PREFLIGHT_EXIT } from '#shared/preflight/preflight';
 import { sandboxExitCommand } from '#shared/preflight/ses-sending-check';
 import { codeBlocks } from '../../support/markdown-blocks';
+import { ACCEPTED_LINT_WARNINGS } from '../../infra/cfn-lint';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const doc = readFileSync(join(ROOT, 'docs/deploying.md'), 'utf8');
@@ -46,3 +47,30 @@ describe('docs/deploying.md, "Before you deploy", against the code', () => {
     expect(scripts.preflight).toBe('tsx bin/preflight.ts');
   });
 });
+
+/** The text of one `## ` section of the guide. */
+function sectionTitled(title: string): string {
+  const start = doc.indexOf(`\n## ${title}\n`);
+  if (start < 0) throw new Error(`docs/deploying.md has no section "${title}"`);
+  const end = doc.indexOf('\n## ', start + 1);
+  return doc.slice(start, end < 0 ? undefined : end);
+}
+
+describe('docs/deploying.md, "Lambda concurrency" and "Checked before it deploys", against the code', () => {
+  it("lists each queue consumer's cap as shared/config/lambda-concurrency.ts has it, their total and the minimum quota", () => {
+    const text = sectionTitled('Lambda concurrency');
+
+    const rows = [...text.matchAll(/^\| `([a-z-]+)` \| (\d+) \|$/gm)].map(([, queue, cap]) => [queue, Number(cap)]);
+    expect(Object.fromEntries(rows)).toEqual(QUEUE_MAX_CONCURRENCY);
+    expect(text).toContain(`at most ${QUEUE_CONCURRENCY_TOTAL} concurrent executions`);
+    expect(text).toContain(`must be at least ${MINIMUM_ACCOUNT_CONCURRENCY}**`);
+  });
+
+  it('documents each cfn-lint warning class the templates may keep, and no other', () => {
+    const text = sectionTitled('Checked before it deploys');
+
+    const documented = [...text.matchAll(/^\| `([EWI]\d{4})` \|/gm)].map(([, rule]) => rule);
+    expect(documented.sort()).toEqual(Object.keys(ACCEPTED_LINT_WARNINGS).sort());
+  });
+});
+

@@ -1,6 +1,8 @@
 /** `/config.json`: where the API is and how people sign in; written by whoever serves the app. */
 export interface RuntimeConfig {
   apiBaseUrl: string;
+  /** Whether this deployment receives mail for mail triggers (false where SES receives no mail); absent means true. */
+  inboundMail: boolean;
   oidc: { issuer: string; clientId: string; scope: string; logoutUrl?: string };
 }
 
@@ -17,5 +19,5 @@ export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
   if (!isText(body.apiBaseUrl) || !oidc || !isText(oidc.issuer) || !isText(oidc.clientId)) {
     throw new Error("The dashboard's configuration (/config.json) lacks apiBaseUrl, oidc.issuer or oidc.clientId.");
   }
-  return { apiBaseUrl: body.apiBaseUrl, oidc: { issuer: oidc.issuer, clientId: oidc.clientId, scope: oidc.scope ?? 'openid email profile', logoutUrl: oidc.logoutUrl } };
+  return { apiBaseUrl: body.apiBaseUrl, inboundMail: body.inboundMail !== false, oidc: { issuer: oidc.issuer, clientId: oidc.clientId, scope: oidc.scope ?? 'openid email profile', logoutUrl: oidc.logoutUrl } };
 }

@@ -14,12 +14,21 @@ interface MailSourceFieldsProps {
   value: MailDraft;
   onChange: (value: MailDraft) => void;
   errors: Record<string, string>;
+  /** The deployment receives no mail (config.json's `inboundMail: false`): say so instead of the fields. */
+  unavailable?: boolean;
 }
 
 /** A mail trigger's source: the patterns a mail's sender and subject must match, and optionally its email integration. */
-export function MailSourceFields({ id, value, onChange, errors }: MailSourceFieldsProps) {
-  const integrations = useIntegrationChoices('email');
+export function MailSourceFields({ id, value, onChange, errors, unavailable = false }: MailSourceFieldsProps) {
+  const integrations = useIntegrationChoices('email', !unavailable);
   const at = (path: string) => errorUnder(errors, path);
+  if (unavailable) {
+    return (
+      <p className="field-hint" role="status">
+        Inbound mail is not available in this deployment’s region: Amazon SES does not receive mail there, so a mail trigger would never run. Choose a schedule, event or chat trigger.
+      </p>
+    );
+  }
   return (
     <>
       <p className="field-hint">The trigger gets an address of its own once created: forward mail there.</p>

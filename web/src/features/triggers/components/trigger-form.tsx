@@ -7,6 +7,7 @@ import { useAgents, useManifest } from '../../agents/api/agents';
 import { useIntegrationChoices, type NewTrigger, type TriggerKind } from '../api/triggers';
 import { ChatSourceFields, type ChatDraft } from './chat-source-fields';
 import { MailSourceFields, type MailDraft } from './mail-source-fields';
+import { useInboundMail } from '../api/inbound-mail';
 
 interface MappingRow {
   key: number;
@@ -76,8 +77,11 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
   const chosenType = taskTypes.some((item) => item.task_type === taskType) ? taskType : (taskTypes[0]?.task_type ?? '');
   const slack = useIntegrationChoices('slack', kind === 'chat');
   const slackIntegration = slack.data?.find((item) => item.integration_id === chat.integrationId) ?? slack.data?.[0];
+  // Mail triggers need a deployment that receives mail (config.json's inboundMail).
+  const inboundMail = useInboundMail();
+  const mailUnavailable = kind === 'mail' && inboundMail.data === false;
   // A chat trigger cannot be made without a slack integration: the fields say so and link to connect one.
-  const blocked = !agent || (kind === 'chat' && !slackIntegration);
+  const blocked = !agent || (kind === 'chat' && !slackIntegration) || mailUnavailable;
   const mapping = kind === 'schedule' ? undefined : MAPPING_CONTEXT[kind];
 
   const apiErrors = fieldErrors(error, 'body');
@@ -175,7 +179,7 @@ export function TriggerForm({ busy, error, onSubmit }: TriggerFormProps) {
           </Field>
         </>
       )}
-      {kind === 'mail' && <MailSourceFields id={id} value={mail} onChange={setMail} errors={errors} />}
+      {kind === 'mail' && <MailSourceFields id={id} value={mail} onChange={setMail} errors={errors} unavailable={mailUnavailable} />}
       {kind === 'chat' && <ChatSourceFields id={id} value={chat} onChange={setChat} errors={errors} integrations={slack.data} loadError={slack.error} chosen={slackIntegration} />}
       <fieldset>
         <legend>Task it starts</legend>
