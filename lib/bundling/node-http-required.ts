@@ -4,7 +4,7 @@ import type * as Http from 'node:http';
 /**
  * Stands in for `node:http` inside function bundles (an esbuild alias, see ./aliases.ts): the very
  * module object, taken with `require` instead of an ESM import. To import a built-in, Node 22
- * (Lambda's nodejs22.x) builds an ES module facade by reading every export, and `node:http`'s
+ * and 24 (Lambda's nodejs24.x: 59 ms of CPU for `import('node:http')`, 5 ms for `require`) build an ES module facade by reading every export, and `node:http`'s
  * `WebSocket`, `CloseEvent` and `MessageEvent` are getters that load undici, Node's fetch and
  * WebSocket, on first read. Powertools Tracer imports `node:http` at load (to trace it), the SDK's
  * HTTP handler on first request: every cold start loaded undici without using it. `require`

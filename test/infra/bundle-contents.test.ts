@@ -61,7 +61,7 @@ describe('function bundle contents', () => {
     expect(withLocales).toEqual([]);
   });
 
-  it('takes node:http with require, never as an ES module: Node 22 would load undici for its facade at every cold start', () => {
+  it('takes node:http with require, never as an ES module: Node 24, as 22, would load undici for its facade at every cold start', () => {
     const esmImports = bundles.flatMap(({ fn, imports }) => imports.filter(({ path, kind, external }) => external && /^(node:)?http$/.test(path) && kind !== 'require-call').map(({ from, kind }) => `${fn.handler}: ${from} (${kind})`));
 
     expect(bundles.every(({ files }) => files.includes('lib/bundling/node-http-required.ts'))).toBe(true);

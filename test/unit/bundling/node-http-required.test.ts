@@ -6,7 +6,7 @@ const require = createRequire(import.meta.url);
 describe('the node:http stand-in of function bundles', () => {
   it('is the module require returns, read without touching its other getters', async () => {
     const http = require('node:http') as Record<string, unknown>;
-    // Node 22's WebSocket, CloseEvent and MessageEvent getters load undici; this one stands for them.
+    // Node 22's and 24's WebSocket, CloseEvent and MessageEvent getters load undici; this one stands for them.
     const lazyGetter = vi.fn(() => 'loaded');
     Object.defineProperty(http, 'LazyGatehouseProbe', { get: lazyGetter, configurable: true });
     try {
