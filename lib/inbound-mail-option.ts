@@ -12,15 +12,15 @@
 import { Stack, Token } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { SES_RECEIVING_REGIONS, sesReceivesMailIn } from '#shared/config/ses-receiving';
+// The key and its values, as `npm run preflight` reads them too.
+import { INBOUND_MAIL_CONTEXT, isInboundMailOption, type InboundMailOption } from '#shared/preflight/inbound-mail-check';
 
-export const INBOUND_MAIL_CONTEXT = 'gatehouse:inboundMail';
-const SETTINGS = ['auto', 'on', 'off'] as const;
-export type InboundMailSetting = (typeof SETTINGS)[number];
+export { INBOUND_MAIL_CONTEXT };
 
-function setting(scope: IConstruct): InboundMailSetting {
-  const value = scope.node.tryGetContext(INBOUND_MAIL_CONTEXT) ?? 'auto';
-  if (!SETTINGS.includes(value)) throw new Error(`Context ${INBOUND_MAIL_CONTEXT} is ${JSON.stringify(value)}; it takes auto (the default), on or off.`);
-  return value as InboundMailSetting;
+function setting(scope: IConstruct): InboundMailOption {
+  const value: unknown = scope.node.tryGetContext(INBOUND_MAIL_CONTEXT) ?? 'auto';
+  if (typeof value !== 'string' || !isInboundMailOption(value)) throw new Error(`Context ${INBOUND_MAIL_CONTEXT} is ${JSON.stringify(value)}; it takes auto (the default), on or off.`);
+  return value;
 }
 
 /** Whether the stack of `scope` receives mail for mail triggers (throws for `on` where SES cannot). */

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +7,7 @@ import { SES_RECEIVING_REGIONS } from '#shared/config/ses-receiving';
 import { INBOUND_MAIL_CONTEXT, inboundMailEnabled } from '#lib/inbound-mail-option';
 import { GatehouseStack } from '#lib/stack';
 import { synthGatehouse, synthGatehouseAssemblyDir, TEST_DASHBOARD_SITE, type SynthOptions } from './synth';
-import { functionIdFor, type CfnResource } from './template-queries';
+import { deployedDashboardConfig, functionIdFor, type CfnResource } from './template-queries';
 
 const SES_TYPES = ['AWS::SES::ReceiptRuleSet', 'AWS::SES::ReceiptRule'];
 const MAIL_TRIGGER_ROUTES = routes.filter((route) => 'inboundMail' in route.access && route.access.inboundMail);
@@ -20,11 +18,9 @@ function decide(region: string | undefined, setting?: string): boolean {
   return inboundMailEnabled(new Stack(app, 'Probe', region ? { env: { account: '123456789012', region } } : {}));
 }
 
-/** config.json as the dashboard's deployment writes it (its one JSON source). */
+/** config.json as the dashboard's deployment writes it. */
 function dashboardConfig(template: Template, options: SynthOptions): Record<string, unknown> {
-  const entry = (Object.values(template.findResources('Custom::CDKBucketDeployment')) as CfnResource[]).find(({ Properties }) => Properties.SourceMarkers?.length === 2)!.Properties;
-  const key = (entry.SourceObjectKeys[1] as string).replace(/\.zip$/, '');
-  return JSON.parse(readFileSync(join(synthGatehouseAssemblyDir(options), `asset.${key}`, 'config.json'), 'utf8'));
+  return deployedDashboardConfig(template, synthGatehouseAssemblyDir(options));
 }
 
 function environmentOf(template: Template, id: string): Record<string, unknown> {
