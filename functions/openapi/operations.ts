@@ -109,7 +109,7 @@ export const operations: Record<string, OperationSpec> = {
   'POST /sessions/{session_id}/close': { summary: 'Close a session', request: { params: sessions.sessionParams, body: sessions.closeSessionBody }, responses: ok('Session'), example: { reason: 'questionnaire sent' } },
 
   'POST /triggers': {
-    summary: 'Create a trigger: a schedule or an event that starts tasks',
+    summary: 'Create a trigger: a schedule or an event that starts tasks (a mail trigger answers 409 `inbound_mail_unavailable` where the deployment receives no mail)',
     request: { body: triggers.createTriggerBody },
     responses: created('Trigger'),
     example: { name: 'Monday audit', source: { type: 'schedule', cron: '0 8 * * 1', timezone: 'Europe/Berlin', overlap: 'skip' }, task: { agent: 'ai-readiness', task_type: 'ai_readiness.full_audit', input: { scope: 'full' } } },
@@ -145,7 +145,7 @@ export const operations: Record<string, OperationSpec> = {
 
   'GET /triggers': { summary: 'List triggers, newest first', request: { query: triggers.listTriggersQuery }, responses: ok('TriggerList') },
   'GET /triggers/{trigger_id}': { summary: "Get a trigger (a schedule's next five runs included)", request: { params: triggers.triggerParams }, responses: ok('Trigger') },
-  'PATCH /triggers/{trigger_id}': { summary: 'Change, pause (`enabled: false`) or resume a trigger', request: { params: triggers.triggerParams, body: triggers.updateTriggerBody }, responses: ok('Trigger'), example: { enabled: false } },
+  'PATCH /triggers/{trigger_id}': { summary: 'Change, pause (`enabled: false`) or resume a trigger (a mail `source` answers 409 `inbound_mail_unavailable` where the deployment receives no mail)', request: { params: triggers.triggerParams, body: triggers.updateTriggerBody }, responses: ok('Trigger'), example: { enabled: false } },
   'DELETE /triggers/{trigger_id}': { summary: 'Delete a trigger and its schedule', request: { params: triggers.triggerParams }, responses: noContent },
   'POST /triggers/{trigger_id}/fire': { summary: 'Run a trigger once now, as its schedule would', request: { params: triggers.triggerParams }, responses: ok('TriggerRun') },
   'GET /triggers/{trigger_id}/runs': { summary: "List a trigger's runs, newest first", request: { params: triggers.triggerParams, query: triggers.listRunsQuery }, responses: ok('TriggerRunList') },

@@ -1,6 +1,6 @@
 import { App, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes';
 import { INBOUND_MAIL_DOMAIN_ENV, INBOUND_MAIL_SWITCH_ENV } from '#shared/config/inbound-mail';
 import { SES_RECEIVING_REGIONS } from '#shared/config/ses-receiving';
@@ -47,13 +47,17 @@ describe('the inbound mail option (gatehouse:inboundMail)', () => {
       /gatehouse:inboundMail is on, but Amazon SES does not receive mail in eu-central-2.*-c gatehouse:inboundMail=auto/,
     );
     expect(() => decide('eu-west-1', 'yes')).toThrow(/takes auto \(the default\), on or off/);
-  });
+  }, 120_000);
 
   describe('where it is on (environment-agnostic synth)', () => {
     const options: SynthOptions = {};
+    let template: Template;
+
+    beforeAll(() => {
+      template = synthGatehouse(options);
+    }, 300_000);
 
     it('creates SES receiving, gives mail triggers the domain, and tells the dashboard', () => {
-      const template = synthGatehouse(options);
 
       for (const type of SES_TYPES) expect(Object.keys(template.findResources(type)), type).toHaveLength(1);
       for (const route of MAIL_TRIGGER_ROUTES) {
@@ -67,9 +71,13 @@ describe('the inbound mail option (gatehouse:inboundMail)', () => {
 
   describe('where it is off (auto in eu-central-2, which has no SES receiving)', () => {
     const options: SynthOptions = { region: 'eu-central-2' };
+    let template: Template;
+
+    beforeAll(() => {
+      template = synthGatehouse(options);
+    }, 300_000);
 
     it('creates no SES receipt resources, no mail bucket or receiver, no domain parameter and no activation command', () => {
-      const template = synthGatehouse(options);
 
       for (const type of SES_TYPES) expect(template.findResources(type), type).toEqual({});
       const paths = Object.values(template.toJSON().Resources as Record<string, CfnResource>).map((resource) => String(resource.Metadata?.['aws:cdk:path'] ?? ''));
@@ -79,7 +87,6 @@ describe('the inbound mail option (gatehouse:inboundMail)', () => {
     });
 
     it('gives the routes that create or change triggers GATEHOUSE_INBOUND_MAIL=off instead of a domain, and the dashboard inboundMail: false', () => {
-      const template = synthGatehouse(options);
 
       expect(MAIL_TRIGGER_ROUTES.map((route) => `${route.method} ${route.path}`).sort()).toEqual(['PATCH /triggers/{trigger_id}', 'POST /triggers']);
       for (const route of MAIL_TRIGGER_ROUTES) {

@@ -522,7 +522,7 @@ export interface paths {
         get: operations["getTriggers"];
         put?: never;
         /**
-         * Create a trigger: a schedule or an event that starts tasks
+         * Create a trigger: a schedule or an event that starts tasks (a mail trigger answers 409 `inbound_mail_unavailable` where the deployment receives no mail)
          * @description Needs the role `operator` or one that covers it.
          */
         post: operations["postTriggers"];
@@ -554,7 +554,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change, pause (`enabled: false`) or resume a trigger
+         * Change, pause (`enabled: false`) or resume a trigger (a mail `source` answers 409 `inbound_mail_unavailable` where the deployment receives no mail)
          * @description Needs the role `operator` or one that covers it.
          */
         patch: operations["patchTriggersByTriggerId"];
