@@ -6,7 +6,7 @@ import { cfnLintVersion, lintTemplates, unacceptedFindings, type LintFinding } f
 
 /**
  * `npx cdk synth` as a new user runs it, in regions that differ in what they offer (eu-central-2
- * has no SES receiving and no Lambda Function URLs), with cdk-nag on; then AWS's CloudFormation
+ * has no SES receiving nor Lambda Function URLs, which the stack no longer uses), with cdk-nag on; then AWS's CloudFormation
  * linter on every template, root and nested, for that region. GATEHOUSE_SYNTH_REGIONS adds regions
  * (`GATEHOUSE_SYNTH_REGIONS="me-central-1 il-central-1" npx vitest run test/infra/regions.test.ts`).
  */
