@@ -3,7 +3,7 @@ import { inboundMailAvailable, newInboundAddress } from '#shared/config/inbound-
 import { scheduler } from '#shared/adapters/scheduler/scheduler';
 import { systemClock, type Clock } from '#shared/domain/clock';
 import { firedByEventBridge, nextRuns } from '#shared/domain/cron-schedule';
-import { NotFoundError } from '#shared/domain/errors';
+import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import { newId } from '#shared/domain/ids';
 import { tenantCountRepository } from '#shared/adapters/dynamodb/tenant-count-repository';
 import { triggerScheduleName, type Trigger, type TriggerSource, type TriggerTask } from '#shared/domain/trigger';
