@@ -223,7 +223,7 @@ export function acknowledgeDashboardFindings(distribution: IConstruct, bucket: I
   acknowledge(
     distribution,
     'CFR4',
-    "The distribution uses CloudFront's default certificate (*.cloudfront.net), which cannot set a minimum TLS version; browsers negotiate TLS 1.2 or 1.3 with it. A custom domain with an ACM certificate and TLSv1.2_2021 is the operator's choice.",
+    "Without a custom domain the distribution uses CloudFront's default certificate (*.cloudfront.net), which cannot set a minimum TLS version; browsers negotiate TLS 1.2 or 1.3 with it. With `gatehouse:dashboardDomain` and its ACM certificate the distribution sets TLSv1.2_2021 and this rule holds without the acknowledgement.",
   );
   acknowledge(
     bucket,
