@@ -6,8 +6,9 @@ import { eventRepository } from '#shared/adapters/dynamodb/event-repository';
 import { keyBindingJobRepository } from '#shared/adapters/dynamodb/key-binding-job-repository';
 import { generateApiKey, hashApiKey } from '#shared/domain/api-key';
 import type { ServiceEvent } from '#shared/domain/event';
-import type { Caller, MemberRole } from '#shared/domain/roles';
+import { NO_TENANT, type Caller, type MemberRole } from '#shared/domain/roles';
 import { authenticate, createApiKey, issueApiKey, keyStandings, revokeTenantApiKey } from '#shared/services/api-keys';
+import { acceptInvitation } from '#shared/services/invitations';
 import { applyKeyBindingJob, runKeyBindingJobs } from '#shared/services/key-binding-jobs';
 import { addMember, changeMemberRole, removeMember } from '#shared/services/members';
 import { provisionForTest, uniqueTenant } from '../support/provisioned';
@@ -39,12 +40,23 @@ async function pendingJobs(tenantId: string) {
   return jobs;
 }
 
+/**
+ * Invites `address` as an admin of the tenant and has the person accept, as the authorizer
+ * resolves them before they belong to a tenant: a member who can sign in and make keys. (Removing
+ * one still invited withdraws the invitation: such a person never acted in the tenant.)
+ */
+async function joinedAdmin(founder: Caller, address: string) {
+  const record = await addMember(founder, { email: address, role: 'admin' });
+  await acceptInvitation({ tenantId: NO_TENANT, principal: { type: 'user', id: `sub-${address}`, name: address }, role: 'invitee' }, founder.tenantId);
+  return record;
+}
+
 /** A tenant with two admins: `ada` (whose keys are watched) and `boss` (who demotes or removes her). */
 async function tenantWithAda() {
   const tenantId = uniqueTenant('bound');
   const founder: Caller = { tenantId, principal: { type: 'api_key', id: 'key_founder' }, role: 'admin' };
-  const boss = await addMember(founder, { email: email('boss'), role: 'admin' });
-  const ada = await addMember(founder, { email: email('ada'), role: 'admin' });
+  const boss = await joinedAdmin(founder, email('boss'));
+  const ada = await joinedAdmin(founder, email('ada'));
   return { tenantId, ada, bossCaller: asPerson(tenantId, boss.user_id, 'admin'), adaCaller: asPerson(tenantId, ada.user_id, 'admin') };
 }
 
@@ -156,7 +168,9 @@ describe('API keys bound to their person, on DynamoDB Local', () => {
     const { tenantId, ada, adaCaller, bossCaller } = await tenantWithAda();
     for (let batch = 0; batch < 12; batch++) await Promise.all(Array.from({ length: 10 }, (_, index) => issueApiKey(adaCaller, { name: `k${batch * 10 + index}`, role: 'viewer' })));
     await removeMember(bossCaller, ada.user_id);
-    const [job] = await pendingJobs(tenantId);
+    const jobs = await pendingJobs(tenantId);
+    expect(jobs).toEqual([expect.objectContaining({ user_id: ada.user_id, change: 'removed' })]);
+    const [job] = jobs;
     const sizes: number[] = [];
     const real = documentClient();
     // The first transaction commits, the second dies with the process.
