@@ -31,7 +31,9 @@ export const NEEDED_FOR: { pattern: RegExp; needed: (fn: BenchFunction) => boole
   // SES's transport, and SMTP integrations (checked when connected, sent through by the tool proxy);
   // mailparser takes its address parser from nodemailer.
   { pattern: /^nodemailer$/, needed: ({ access, handler }) => flag(access, 'sendMail') || holdsCredentials(access) || handler === RECEIVE_MAIL_HANDLER },
-  { pattern: /^@aws-sdk\/client-kms$/, needed: ({ access }) => flag(access, 'encryptSecrets') || flag(access, 'decryptSecrets') || holdsCredentials(access) },
+  // The cipher's functions, and every function of the table: page cursors are signed with a key
+  // KMS unwraps once per container (shared/adapters/crypto/page-cursor-key.ts).
+  { pattern: /^@aws-sdk\/client-kms$/, needed: ({ access }) => access.table !== 'none' || flag(access, 'encryptSecrets') || flag(access, 'decryptSecrets') || holdsCredentials(access) },
   // Providers' clients: only where a credential is in clear, to check it (connecting) or to use it (the tool proxy).
   { pattern: /^(@octokit\/.+|@slack\/.+)$/, needed: ({ access }) => holdsCredentials(access) },
   // The tool proxy, invoked through the Lambda API.

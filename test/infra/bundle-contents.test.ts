@@ -94,7 +94,7 @@ describe('function bundle contents', () => {
     expect(withAgents).toEqual(['functions/workers/run-task.ts']);
   });
 
-  it('keeps SES in the tool proxy, SMTP where logins are checked or used, KMS in the cipher’s functions, jsdom in the detector worker', () => {
+  it('keeps SES in the tool proxy, SMTP where logins are checked or used, KMS in the cipher’s functions and the table’s, jsdom in the detector worker', () => {
     const holders = (name: string) => bundles.filter(({ packages }) => packages.has(name)).map(({ fn }) => fn.handler).sort();
 
     // SMTP: checked by the routes that connect an integration, used by the tool proxy; mailparser's address parser.
@@ -103,7 +103,11 @@ describe('function bundle contents', () => {
     expect(holders('jsdom')).toEqual(['functions/workers/run-detector.ts']);
     expect(holders('axe-core')).toEqual(['functions/workers/run-detector.ts']);
     expect(holders('@sparticuz/chromium')).toEqual(['functions/workers/run-detector.ts']);
-    expect(holders('@aws-sdk/client-kms')).toEqual([...CONNECTING_ROUTES, 'functions/webhooks/create-webhook.ts', 'functions/webhooks/rotate-webhook-secret.ts', 'functions/workers/deliver-webhook.ts', TOOL_PROXY].sort());
+    // KMS: the cipher's functions, and every function of the table for the page cursor key.
+    const cipherFunctions = [...CONNECTING_ROUTES, 'functions/webhooks/create-webhook.ts', 'functions/webhooks/rotate-webhook-secret.ts', 'functions/workers/deliver-webhook.ts', TOOL_PROXY];
+    const tableFunctions = bundles.filter(({ fn }) => fn.access.table !== 'none').map(({ fn }) => fn.handler);
+    expect(holders('@aws-sdk/client-kms')).toEqual(expect.arrayContaining(cipherFunctions));
+    expect(holders('@aws-sdk/client-kms').filter((handler) => !cipherFunctions.includes(handler) && !tableFunctions.includes(handler))).toEqual([]);
   });
 
   it('keeps the providers’ clients where credentials are in clear: the routes that connect (they check them) and the tool proxy', () => {

@@ -118,7 +118,7 @@ describe('the dashboard files', () => {
     const config = dashboardConfig({ GATEHOUSE_OIDC_ISSUER: 'http://127.0.0.1:3000/oidc', GATEHOUSE_OIDC_CLIENT_ID: 'gatehouse-dashboard' });
     const answer = await get('/config.json');
 
-    expect(config).toEqual({ apiBaseUrl: '/v1', oidc: { issuer: 'http://127.0.0.1:3000/oidc', clientId: 'gatehouse-dashboard', scope: 'openid email profile' } });
+    expect(config).toEqual({ apiBaseUrl: '/v1', oidc: { issuer: 'http://127.0.0.1:3000/oidc', clientId: 'gatehouse-dashboard', scope: 'openid email profile' }, inboundMail: true });
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer.headers['cache-control']).toBe('no-store');
     expect(JSON.parse(answer.body).apiBaseUrl).toBe('/v1');
