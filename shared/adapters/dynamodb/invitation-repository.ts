@@ -1,10 +1,9 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { eventPut } from '#shared/adapters/dynamodb/event-item';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { queryAll } from '#shared/adapters/dynamodb/paged-query';
-import { isConditionFailure, isTransactionConflict, stripKeys } from '#shared/adapters/dynamodb/transactions';
+import { cancellationCodes, isConditionFailure, isTransactionConflict, stripKeys } from '#shared/adapters/dynamodb/transactions';
 import { ConflictError } from '#shared/domain/errors';
 import type { ServiceEvent } from '#shared/domain/event';
 import type { InvitationRecord } from '#shared/domain/invitation';
@@ -81,8 +80,7 @@ export class DynamoInvitationRepository {
     try {
       await this.client.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
-      const reasons = (error as Partial<TransactionCanceledException>).CancellationReasons ?? [];
-      if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new ConflictError('already_member', 'You are a member of a tenant already: a person belongs to one tenant. Ask its admin to remove you first.');
+      if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') throw new ConflictError('already_member', 'You are a member of a tenant already: a person belongs to one tenant. Ask its admin to remove you first.');
       if (isConditionFailure(error) || isTransactionConflict(error)) throw changed();
       throw error;
     }

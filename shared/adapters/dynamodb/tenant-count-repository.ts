@@ -1,9 +1,8 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/adapters/dynamodb/client';
 import { keys } from '#shared/adapters/dynamodb/keys';
-import { transactWrite, type TransactItem } from '#shared/adapters/dynamodb/transact-write';
-import { isConditionFailure, isTransactionConflict } from '#shared/adapters/dynamodb/transactions';
+import { CONFLICT_RETRY, transactWrite, type TransactItem } from '#shared/adapters/dynamodb/transact-write';
+import { cancellationCodes, isConditionFailure } from '#shared/adapters/dynamodb/transactions';
 import { systemClock } from '#shared/domain/clock';
 import { capReached, tenantCap, type CappedKind } from '#shared/domain/tenant-caps';
 
@@ -13,14 +12,11 @@ export type CountExisting = () => Promise<number>;
 /** Rounds of a counted write: a missing counter is seeded once, a slot freed meanwhile is tried again. */
 const ROUNDS = 4;
 
-/** Extra rounds of transactWrite's conflict backoff for a creation racing others on the counter. */
-const CONFLICT_ROUNDS = 5;
-
-/** Why each write of a cancelled transaction failed, in the order they were sent. */
-function cancellationCodes(error: unknown): string[] | undefined {
-  if (!(error instanceof TransactionCanceledException) && (error as { name?: string })?.name !== 'TransactionCanceledException') return undefined;
-  return ((error as TransactionCanceledException).CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
-}
+/**
+ * The counter is one hot item by design: a burst of creations keeps conflicting on it, and each
+ * conflict is a retry, not a refusal, for six times the tries of an ordinary transaction.
+ */
+const HOT_COUNTER_RETRY = { ...CONFLICT_RETRY, maxAttempts: CONFLICT_RETRY.maxAttempts * 6 };
 
 /** +1 while the count is below the cap (a missing counter fails it: it is seeded first). */
 function raise(tenantId: string, kind: CappedKind, cap: number): TransactItem {
@@ -90,18 +86,11 @@ export class DynamoTenantCountRepository {
    */
   async create(tenantId: string, kind: CappedKind, writes: TransactItem[], countExisting: CountExisting): Promise<void> {
     const cap = tenantCap(kind);
-    let conflicts = 0;
     for (let round = 0; round < ROUNDS; round++) {
       try {
-        await transactWrite([raise(tenantId, kind, cap), ...writes]);
+        await transactWrite([raise(tenantId, kind, cap), ...writes], HOT_COUNTER_RETRY);
         return;
       } catch (error) {
-        // The counter is one hot item by design: a burst of creations keeps conflicting after
-        // transactWrite's own backoff, and each such round is a retry, not a refusal.
-        if (isTransactionConflict(error) && conflicts++ < CONFLICT_ROUNDS) {
-          round--;
-          continue;
-        }
         if (cancellationCodes(error)?.[0] !== 'ConditionalCheckFailed') throw error;
         const count = await this.current(tenantId, kind);
         if (count === undefined) await this.seed(tenantId, kind, countExisting);

@@ -22,3 +22,9 @@ export function isTransactionConflict(error: unknown): boolean {
   const reasons = (error as Partial<TransactionCanceledException>)?.CancellationReasons ?? [];
   return reasons.some((reason) => reason.Code === 'TransactionConflict') || (error as { name?: string })?.name === 'TransactionConflictException';
 }
+
+/** Why each write of a cancelled transaction failed, in the order they were sent ('None' for those that would have applied); undefined for any other error. */
+export function cancellationCodes(error: unknown): string[] | undefined {
+  if (!(error instanceof TransactionCanceledException) && (error as { name?: string })?.name !== 'TransactionCanceledException') return undefined;
+  return ((error as TransactionCanceledException).CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+}
